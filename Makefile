@@ -1,0 +1,38 @@
+# The two commands of the set-up contract: `make play` and `make test`.
+# Both create .venv when it is missing and install the package into it.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+
+.PHONY: play test install lint bench vectors clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+install: $(PY)
+	$(PIP) install --quiet -e '.[test]'
+
+play: $(PY)
+	$(PIP) install --quiet -e .
+	$(VENV)/bin/rummykit play
+
+lint: install
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy
+
+test: install
+	$(MAKE) --no-print-directory lint
+	$(VENV)/bin/pytest -q
+
+vectors: install
+	../shared/tools/check-vectors
+
+bench: install
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info src/rummykit/engine/*.so

@@ -1,0 +1,3 @@
+from rummykit.cli.main import main
+
+raise SystemExit(main())
