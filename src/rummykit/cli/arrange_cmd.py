@@ -69,6 +69,11 @@ def add_parser(commands: Any) -> None:
     mode.add_argument("--json", action="store_true", help="print one JSON object")
     mode.add_argument("--jsonl", action="store_true", help="read JSON lines on stdin, answer one line each")
     mode.add_argument("--interactive", action="store_true", help="type hands at a prompt")
+    p.add_argument(
+        "--away",
+        action="store_true",
+        help="with --jsonl: also count the cards away from a show (slower; always on for one hand)",
+    )
     p.add_argument("cards", nargs="*", help="the hand: 13 cards (or 14 to find finishing cards)")
     p.set_defaults(run=run)
 
@@ -135,6 +140,8 @@ def to_json(a: Arrangement) -> dict[str, object]:
     if a.throw is not None:
         out["finish"] = _texts(a.finish)
         out["throw"] = format_card(a.throw)
+    if a.away is not None:
+        out["away"] = a.away
     return out
 
 
@@ -174,9 +181,11 @@ def human(a: Arrangement, hand: list[int], wild: int | None, rules: Rules) -> st
         else:
             lines.append(f"Show     not yet; needs {_join(a.needs)}")
     elif a.can_show:
-        lines.append("Show     yes: these 13 cards are a show")
+        lines.append("Show     yes: these cards are a show")
     else:
         lines.append(f"Show     not yet; needs {_join(a.needs)}")
+    if a.away:
+        lines.append(f"Away     {a.away} card{'s' if a.away > 1 else ''} from a show (best draws)")
     return "\n".join(lines)
 
 
@@ -208,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.cards or args.wild:
             raise InputError("--jsonl reads hands from standard input; give no cards or --wild")
-        batch(arranger, rules, sys.stdin.buffer, sys.stdout.buffer)
+        batch(arranger, rules, sys.stdin.buffer, sys.stdout.buffer, away=args.away)
         return 0
     if args.interactive:
         return interactive(arranger, rules, args.wild)
@@ -218,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         )
     wild = parse_wild(args.wild, rules)
     hand = parse_hand(" ".join(args.cards), rules)
-    a = arranger.arrange(hand, wild)
+    a = arranger.arrange(hand, wild, away=True)
     if args.json:
         sys.stdout.write(orjson.dumps(to_json(a)).decode() + "\n")
     else:
@@ -226,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def answer_line(arranger: Arranger, rules: Rules, line: bytes, number: int) -> bytes:
+def answer_line(arranger: Arranger, rules: Rules, line: bytes, number: int, away: bool = False) -> bytes:
     """One JSON line in, one JSON line out; a bad line gets ``{"error": ...}``."""
     try:
         try:
@@ -240,7 +249,7 @@ def answer_line(arranger: Arranger, rules: Rules, line: bytes, number: int) -> b
             raise InputError('"hand" is missing or not a string of cards')
         wild = parse_wild(item.get("wild"), rules)
         hand = parse_hand(hand_text, rules)
-        result = to_json(arranger.arrange(hand, wild))
+        result = to_json(arranger.arrange(hand, wild, away=away))
     except InputError as e:
         result = {"error": f"line {number}: {e}"}
     return orjson.dumps(result) + b"\n"
@@ -267,7 +276,7 @@ def _lines(stream: IO[bytes]) -> Iterator[list[bytes]]:
         yield [pending]
 
 
-def batch(arranger: Arranger, rules: Rules, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+def batch(arranger: Arranger, rules: Rules, stdin: IO[bytes], stdout: IO[bytes], away: bool = False) -> None:
     number = 0
     for lines in _lines(stdin):
         out = []
@@ -275,7 +284,7 @@ def batch(arranger: Arranger, rules: Rules, stdin: IO[bytes], stdout: IO[bytes])
             number += 1
             if not line.strip():
                 continue  # blank lines carry no hand and get no answer
-            out.append(answer_line(arranger, rules, line, number))
+            out.append(answer_line(arranger, rules, line, number, away))
         stdout.write(b"".join(out))
         stdout.flush()
 
@@ -300,6 +309,6 @@ def interactive(arranger: Arranger, rules: Rules, wild_text: str | None) -> int:
                 wild = parse_wild(line[4:].strip() or None, rules)
                 continue
             hand = parse_hand(line, rules)
-            print(human(arranger.arrange(hand, wild), hand, wild, rules))
+            print(human(arranger.arrange(hand, wild, away=True), hand, wild, rules))
         except InputError as e:
             print(f"  {e}")

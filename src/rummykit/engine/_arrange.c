@@ -538,6 +538,293 @@ static int solve(Search *S, const unsigned char *cnt, int printed, int target)
     return S->found ? S->best : -1;
 }
 
+/* ---- cards away from a show ----
+ *
+ * The fewest exchanges (draw one, throw one) that turn the hand into a show
+ * if every draw were the card wanted.  Each natural card is kept in a partial
+ * group or thrown; a partial group's missing places are filled by jokers or by
+ * cards still to draw ("virtual" cards, naturals, so they keep a run pure).
+ * Throws and draws are equal in number, so the answer is the number of cards
+ * thrown, which must cover the virtual places plus whatever else is drawn to
+ * make thirteen.  Jokers left over go into groups' joker room, a joker-only
+ * group, or are thrown.  Copies in the shoe are not counted: a wanted card is
+ * assumed still to be had. */
+
+typedef struct {
+    unsigned char is_run, pure, len, cap, room;
+} AGroup;
+
+typedef struct {
+    const Config *cfg;
+    int pmax;
+    unsigned char cnt[NK];
+    AGroup stack[MAXG];
+    int depth;
+    int best;
+    long nodes;
+} Away;
+
+static int away_place(const Away *A, int x, int y)
+{
+    const Config *c = A->cfg;
+    int n = A->depth, runs = 0, has_long = 0, i;
+    int maxj = c->max_per_group < 0 ? NONE_LIMIT : c->max_per_group;
+    int newcap = c->adjacent ? 10 : 2;
+    if (newcap > maxj) newcap = maxj;
+    for (i = 0; i < n; i++) {
+        runs += A->stack[i].is_run;
+        if (A->stack[i].is_run && A->stack[i].len >= 4) has_long = 1;
+    }
+    for (int nn = 0; 3 * nn <= y && nn <= 4; nn++) {
+        int yr = y - 3 * nn;
+        if (runs + nn < c->runs_needed) continue;
+        int roomsum = nn * 10;
+        for (i = 0; i < n; i++) roomsum += A->stack[i].room;
+        if (yr > roomsum) continue;
+        /* P: the run kept pure: an existing pure run, or (n) a new one */
+        for (int P = -1; P <= n; P++) {
+            if (P == -1) continue;
+            if (P < n && !(A->stack[P].is_run && A->stack[P].pure)) continue;
+            if (P == n && nn == 0) continue;
+            int jcap = (nn - (P == n ? 1 : 0)) * newcap;
+            for (i = 0; i < n; i++)
+                if (i != P) jcap += A->stack[i].cap;
+            if (x > jcap && !(c->jog && x >= 3)) continue;
+            if (c->long_req && !has_long) {
+                int ok = 0;
+                if (yr >= 1 && nn >= 1) ok = 1;
+                for (i = 0; i < n && !ok; i++) {
+                    if (!A->stack[i].is_run) continue;
+                    int need = 4 - A->stack[i].len;
+                    if (A->stack[i].room >= need && need <= yr) ok = 1;
+                    if (i != P && A->stack[i].cap >= need && need <= x) ok = 1;
+                }
+                if (!ok && x >= 1 && (nn >= 2 || (nn >= 1 && P != n))) ok = 1;
+                if (!ok) continue;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void away_leaf(Away *A, int e, int D, int V)
+{
+    for (int jd = 0; jd <= e; jd++) {
+        int total = D + jd;
+        if (total >= A->best) return;
+        int y = total - V;
+        if (y < 0) continue;
+        if (away_place(A, e - jd, y)) {
+            A->best = total;
+            return;
+        }
+    }
+}
+
+static void away_dfs(Away *A, int from, int e, int D, int V);
+
+static void away_push(Away *A, int is_run, int pure, int len, int jokers, int cap, int room, int f, int e, int D,
+                      int V)
+{
+    if (A->depth >= MAXG) return;
+    AGroup *g = &A->stack[A->depth++];
+    g->is_run = (unsigned char)is_run;
+    g->pure = (unsigned char)pure;
+    g->len = (unsigned char)len;
+    g->cap = (unsigned char)cap;
+    g->room = (unsigned char)room;
+    away_dfs(A, f, e - jokers, D, V);
+    A->depth--;
+}
+
+/* slot codes while building a partial run */
+enum { S_NAT = 0, S_JOKER = 1, S_VIRTUAL = 2 };
+
+static void away_finish_run(Away *A, int start, int len, const unsigned char *code, int f, int e, int D, int V)
+{
+    const Config *c = A->cfg;
+    int maxj = c->max_per_group < 0 ? NONE_LIMIT : c->max_per_group;
+    int jokers = 0, virt = 0, nat = 0;
+    for (int i = 0; i < len; i++) {
+        jokers += code[i] == S_JOKER;
+        virt += code[i] == S_VIRTUAL;
+        nat += code[i] == S_NAT;
+        if (!c->adjacent && i > 0 && code[i] == S_JOKER && code[i - 1] == S_JOKER) return;
+    }
+    if (jokers > e || jokers > maxj || nat + virt < c->min_naturals) return;
+    if ((V + virt > D ? V + virt : D) >= A->best) return;
+    int roomL, roomR;
+    if (c->wrap) {
+        roomL = roomR = 13 - len;
+    } else {
+        roomL = start - 1;
+        roomR = A->pmax - (start + len - 1);
+    }
+    int room = roomL + roomR;
+    if (room > 13 - len) room = 13 - len;
+    int jl = roomL, jr = roomR;
+    if (!c->adjacent) {
+        jl = (jl > 0 && code[0] != S_JOKER) ? 1 : 0;
+        jr = (jr > 0 && code[len - 1] != S_JOKER) ? 1 : 0;
+    }
+    int cap = jl + jr;
+    if (cap > 13 - len) cap = 13 - len;
+    if (cap > maxj - jokers) cap = maxj - jokers;
+    away_push(A, 1, jokers == 0, len, jokers, cap, room, f, e, D, V + virt);
+}
+
+static void away_build_run(Away *A, int suit, int start, int len, int i, int f_index, unsigned char *code, int f,
+                           int e, int D, int V)
+{
+    const Config *c = A->cfg;
+    if (i == len) {
+        /* pad to three with jokers or cards to draw, at either end */
+        if (len >= 3) {
+            away_finish_run(A, start, len, code, f, e, D, V);
+            return;
+        }
+        int need = 3 - len;
+        /* the padding places are jokers or cards to draw; only how many of
+         * each matters (and the room left), so each split is tried once */
+        for (int nj = 0; nj <= need; nj++) {
+            int best_room = -1, best_s = 0;
+            unsigned char best_full[3];
+            for (int l = need; l >= 0; l--) {
+                int r = need - l, s2;
+                if (c->wrap) {
+                    s2 = ((start - 1 - l + 26) % 13) + 1;
+                } else {
+                    s2 = start - l;
+                    if (s2 < 1 || s2 + 2 > A->pmax) continue;
+                }
+                for (int m = 0; m < (1 << need); m++) {
+                    if (__builtin_popcount(m) != nj) continue;
+                    unsigned char full[3];
+                    int k = 0, b = 0;
+                    for (int t = 0; t < l; t++) full[k++] = (m >> b++) & 1 ? S_JOKER : S_VIRTUAL;
+                    for (int t = 0; t < len; t++) full[k++] = code[t];
+                    for (int t = 0; t < r; t++) full[k++] = (m >> b++) & 1 ? S_JOKER : S_VIRTUAL;
+                    if (!c->adjacent) {
+                        int bad = 0;
+                        for (int t = 1; t < 3; t++)
+                            if (full[t] == S_JOKER && full[t - 1] == S_JOKER) bad = 1;
+                        if (bad) continue;
+                    }
+                    /* prefer natural ends (room for jokers) away from the edges */
+                    int room = (full[0] != S_JOKER) + (full[2] != S_JOKER) + (s2 > 1) + (s2 + 2 < A->pmax);
+                    if (room > best_room) {
+                        best_room = room;
+                        best_s = s2;
+                        memcpy(best_full, full, 3);
+                    }
+                }
+            }
+            if (best_room >= 0) away_finish_run(A, best_s, 3, best_full, f, e, D, V);
+        }
+        return;
+    }
+    int q = c->wrap ? ((start - 1 + i) % 13) + 1 : start + i;
+    int k = suit * 13 + rank_at(q) - 1;
+    if (i == f_index) {
+        code[i] = S_NAT;
+        away_build_run(A, suit, start, len, i + 1, f_index, code, f, e, D, V);
+        return;
+    }
+    int is_end = (i == 0 || i == len - 1);
+    if (A->cnt[k]) {
+        A->cnt[k]--;
+        code[i] = S_NAT;
+        away_build_run(A, suit, start, len, i + 1, f_index, code, f, e, D, V);
+        A->cnt[k]++;
+    } else if (is_end) {
+        return;
+    }
+    if (!is_end) {
+        code[i] = S_JOKER;
+        away_build_run(A, suit, start, len, i + 1, f_index, code, f, e, D, V);
+        code[i] = S_VIRTUAL;
+        away_build_run(A, suit, start, len, i + 1, f_index, code, f, e, D, V);
+    }
+}
+
+static void away_runs(Away *A, int f, int q0, int e, int D, int V)
+{
+    const Config *c = A->cfg;
+    int suit = f / 13;
+    unsigned char code[14];
+    int slack = A->best - 1 - (D > V ? D : V); /* virtual places a window may still add */
+    int budget = e + slack;
+    int gapsL = 0;
+    for (int dl = 0; dl <= 12; dl++) {
+        int a = c->wrap ? ((q0 - 1 - dl + 26) % 13) + 1 : q0 - dl;
+        if (!c->wrap && a < 1) break;
+        if (dl > 0 && !A->cnt[suit * 13 + rank_at(a) - 1]) {
+            if (++gapsL > budget) break;
+            continue;
+        }
+        int gapsR = 0;
+        for (int dr = 0; dl + dr <= 12; dr++) {
+            int b = c->wrap ? ((q0 - 1 + dr) % 13) + 1 : q0 + dr;
+            if (!c->wrap && b > A->pmax) break;
+            if (dr > 0 && !A->cnt[suit * 13 + rank_at(b) - 1]) {
+                if (gapsL + ++gapsR > budget) break;
+                continue;
+            }
+            away_build_run(A, suit, a, dl + dr + 1, 0, dl, code, f, e, D, V);
+        }
+    }
+}
+
+static void away_dfs(Away *A, int from, int e, int D, int V)
+{
+    const Config *c = A->cfg;
+    A->nodes++;
+    if ((D > V ? D : V) >= A->best) return;
+    int f = from;
+    while (f < NK && !A->cnt[f]) f++;
+    if (f == NK) {
+        away_leaf(A, e, D, V);
+        return;
+    }
+    int rank = f % 13 + 1, suit = f / 13;
+    A->cnt[f]--;
+    away_runs(A, f, rank, e, D, V);
+    if (!c->wrap && rank == 1 && c->ace_high) away_runs(A, f, 14, e, D, V);
+    if (c->thennaali && A->cnt[f] >= 2) {
+        A->cnt[f] -= 2;
+        away_push(A, 1, 1, 3, 0, 0, 0, f, e, D, V);
+        A->cnt[f] += 2;
+    }
+    /* sets: kept cards of f's rank, jokers, and suits still to draw */
+    int others[3], no = 0;
+    for (int s2 = suit + 1; s2 < 4; s2++)
+        if (A->cnt[s2 * 13 + rank - 1]) others[no++] = s2;
+    int mj = NONE_LIMIT;
+    if (c->max_in_set >= 0 && c->max_in_set < mj) mj = c->max_in_set;
+    if (c->max_per_group >= 0 && c->max_per_group < mj) mj = c->max_per_group;
+    for (int mask = (1 << no) - 1; mask >= 0; mask--) {
+        int k = 1 + __builtin_popcount(mask);
+        for (int b = 0; b < no; b++)
+            if (mask & (1 << b)) A->cnt[others[b] * 13 + rank - 1]--;
+        for (int j = 0; j <= e && j <= mj && k + j <= 4; j++) {
+            for (int v = 0; k + j + v <= 4; v++) {
+                int size = k + j + v;
+                if (size < 3 || k + v < c->min_naturals) continue;
+                if (k == 1 && j < 2) continue; /* the run f + jokers/draws does as much and counts as a run */
+                int capj = 4 - size;
+                if (capj > mj - j) capj = mj - j;
+                away_push(A, 0, 0, size, j, capj, 4 - size, f, e, D, V + v);
+            }
+        }
+        for (int b = 0; b < no; b++)
+            if (mask & (1 << b)) A->cnt[others[b] * 13 + rank - 1]++;
+    }
+    /* thrown */
+    away_dfs(A, f, e, D + 1, V);
+    A->cnt[f]++;
+}
+
 /* ---- Python glue ---- */
 
 static void config_free(PyObject *cap)
@@ -645,13 +932,62 @@ static PyObject *search(PyObject *self, PyObject *args)
     return res;
 }
 
+/* away(config, counts: bytes[52], printed_jokers, wild_rank) -> int */
+static PyObject *away(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    const char *counts;
+    Py_ssize_t n;
+    int printed, wild;
+    if (!PyArg_ParseTuple(args, "Oy#ii", &cap, &counts, &n, &printed, &wild)) return NULL;
+    Config *c = PyCapsule_GetPointer(cap, "rummykit.arrange.Config");
+    if (!c) return NULL;
+    if (n != NK || wild < 0 || wild > 13 || printed < 0 || printed > 40) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 52 bytes; wild 0..13");
+        return NULL;
+    }
+    Away *A = PyMem_Malloc(sizeof(Away));
+    if (!A) return PyErr_NoMemory();
+    memset(A, 0, sizeof *A);
+    A->cfg = c;
+    A->pmax = c->ace_high ? 14 : 13;
+    /* every split of the cut cards into naturals and jokers, as in solve();
+     * deepening the bound one card at a time keeps the search narrow */
+    int cut[4] = {0, 0, 0, 0};
+    if (wild)
+        for (int s = 0; s < 4; s++) cut[s] = (unsigned char)counts[s * 13 + wild - 1];
+    int combos = (cut[0] + 1) * (cut[1] + 1) * (cut[2] + 1) * (cut[3] + 1);
+    for (int bound = 1; bound <= 14; bound++) {
+        A->best = bound;
+        for (int idx = 0; idx < combos && A->best == bound; idx++) {
+            int x = idx, e = printed;
+            memcpy(A->cnt, counts, NK);
+            for (int s = 0; s < 4; s++) {
+                int d = cut[s] - x % (cut[s] + 1);
+                x /= cut[s] + 1;
+                if (wild) A->cnt[s * 13 + wild - 1] = (unsigned char)(cut[s] - d);
+                e += d;
+            }
+            A->depth = 0;
+            away_dfs(A, 0, e, 0, 0);
+        }
+        if (A->best < bound) break;
+    }
+    int best = A->best;
+    PyMem_Free(A);
+    return PyLong_FromLong(best);
+}
+
 static PyMethodDef methods[] = {
+    {"away", away, METH_VARARGS, "Fewest exchanges to a show."},
     {"make_config", make_config, METH_VARARGS, "Pack the rules the search needs."},
     {"search", search, METH_VARARGS, "Exact best arrangement for one target."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef mod = {PyModuleDef_HEAD_INIT, "_arrange", "The arranger's exact search.", -1, methods};
+static struct PyModuleDef mod = {
+    PyModuleDef_HEAD_INIT, .m_name = "_arrange", .m_doc = "The arranger's exact search.", .m_size = -1,
+    .m_methods = methods};
 
 PyMODINIT_FUNC PyInit__arrange(void)
 {

@@ -18,7 +18,7 @@ edge.  An :class:`Arranger` is made once per rules object and reused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from rummykit.engine import _arrange  # type: ignore[attr-defined]
@@ -97,6 +97,7 @@ class Arrangement:
     needs: tuple[str, ...]  # what a show still needs, in words; () when it can show
     finish: tuple[int, ...] = ()  # 14 cards: the kinds whose throw leaves a show
     throw: int | None = None  # 14 cards: the throw that leaves the lowest charge
+    away: int | None = None  # exchanges to a show, when asked for (see Arranger.away)
     extra: dict[str, object] = field(default_factory=dict, compare=False)
 
     @property
@@ -209,6 +210,14 @@ class Arranger:
             return self.rules.full_count, False, False, raw
         return self._cap(self.total(kinds, wild)), False, False, raw
 
+    def away(self, kinds: Sequence[int], wild: int | None) -> int:
+        """How many cards away from a show: the fewest exchanges (draw one,
+        throw one) after which the hand shows, if every draw were the card it
+        wants.  0 when it can show now.  Exact under that reading, with the
+        wanted cards assumed still to be had."""
+        counts, printed = self._counts(kinds)
+        return int(_arrange.away(self._config, counts, printed, wild or 0))
+
     def charge(self, kinds: Sequence[int], wild: int | None) -> int:
         """What the hand is charged if another seat shows now."""
         return self._solve(kinds, wild)[0]
@@ -225,14 +234,23 @@ class Arranger:
 
     # ---- friendly answers ---------------------------------------------------------
 
-    def arrange(self, kinds: Sequence[int], wild: int | None) -> Arrangement:
+    def arrange(self, kinds: Sequence[int], wild: int | None, *, away: bool = False) -> Arrangement:
         """The best arrangement of a hand of ``hand_size`` cards, or for one card
-        more the best throw and every finishing card."""
+        more the best throw and every finishing card.  ``away=True`` also
+        counts the cards away from a show (slower: a search of its own)."""
         hand_size = getattr(self.rules, "hand_size", 13)
         if len(kinds) == hand_size + 1:
-            return self._arrange_plus_one(kinds, wild)
+            a = self._arrange_plus_one(kinds, wild)
+            if away and a.throw is not None:
+                rest = list(kinds)
+                rest.remove(a.throw)
+                a = replace(a, away=0 if a.finish else self.away(rest, wild))
+            return a
         charge, can_show, credited, raw = self._solve(kinds, wild)
-        return self._build(kinds, wild, charge, can_show, credited, raw)
+        a = self._build(kinds, wild, charge, can_show, credited, raw)
+        if away:
+            a = replace(a, away=0 if can_show else self.away(kinds, wild))
+        return a
 
     def _arrange_plus_one(self, kinds: Sequence[int], wild: int | None) -> Arrangement:
         finish: list[int] = []
