@@ -205,7 +205,9 @@ class Arranger:
                 return self._cap(lives[0]), False, True, lives
         else:
             raise ValueError(f"unknown credit mode {credit!r}")
-        raw = search(config, counts, printed, w, T_NONE)
+        # the charge no longer depends on the groups; show the closest thing
+        # to a show: a pure run when there is one, else the fewest loose cards
+        raw = search(config, counts, printed, w, T_PURE) or search(config, counts, printed, w, T_NONE)
         if credit == "lives_flat" and self.rules.full_count is not None:
             return self.rules.full_count, False, False, raw
         return self._cap(self.total(kinds, wild)), False, False, raw
