@@ -18,6 +18,7 @@ from rummykit.engine.groups import (
     check_show,
     is_wild,
     lives,
+    opening_value,
 )
 from rummykit.engine.rules import Rules, get_preset
 
@@ -464,3 +465,37 @@ def test_check_group_does_not_depend_on_the_order_of_the_cards(
     )
     assert a.reason.partition(": ")[2] == b.reason.partition(": ")[2]
     assert sorted(a.stands_for or ()) == sorted(b.stands_for or ())
+
+
+# ---- opening values (seed 003, seed 001) ---------------------------------------------
+
+
+def test_seed003_kings_and_a_heart_run_make_48() -> None:
+    """'K♠ K♥ K♦ (30) plus 5♥ 6♥ 7♥ (18) makes 48: enough to open at 30 or 40, short of 51.'"""
+    rules = get_preset("rummy40")
+    kings = opening_value(parse_cards("K♠ K♥ K♦"), rules, None)
+    hearts = opening_value(parse_cards("5♥ 6♥ 7♥"), rules, None)
+    assert (kings, hearts, kings + hearts) == (30, 18, 48)
+    assert 30 <= 48 and 40 <= 48 < 51
+
+
+def test_seed003_three_aces_are_worth_33() -> None:
+    """'Three aces in a set are worth 33.'"""
+    assert opening_value(parse_cards("As Ah Ad"), get_preset("rummy40"), None) == 33
+
+
+def test_seed003_ace_is_1_low_and_11_high_and_a_joker_is_the_card_it_stands_for() -> None:
+    """'Ace: 11 in a set or at the high end of a run; 1 in A-2-3.  Joker: the card it stands for.'"""
+    rules = get_preset("rummy40")
+    assert opening_value(parse_cards("Ah 2h 3h"), rules, None) == 6
+    assert opening_value(parse_cards("Qh Kh Ah"), rules, None) == 31
+    assert opening_value(parse_cards("Qh JK Ah"), rules, None) == 31
+    assert opening_value(parse_cards("7s 7h JK"), rules, None) == 21
+
+
+def test_seed001_remi_counts_ace_king_queen_jack_ten_as_10() -> None:
+    """'Ace (A), King (K), Queen (Q), Gendarme (J) and Ten 10 are worth 10 points each.'"""
+    rules = get_preset("remi51")
+    assert opening_value(parse_cards("As Ah Ad"), rules, None) == 30
+    assert opening_value(parse_cards("Ah 2h 3h"), rules, None) == 15
+    assert opening_value(parse_cards("5c 6c JK 8c"), rules, None) == 26

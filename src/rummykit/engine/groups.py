@@ -443,3 +443,24 @@ def arrangement_charge(
     if rules.full_count is not None:
         charge = min(charge, rules.full_count)
     return charge
+
+
+def opening_value(kinds: Sequence[int], rules: GroupRules, wild: int | None) -> int:
+    """What a group counts towards an opening (table family): every card as the
+    card it plays as, a joker too; 2–10 face, J Q K 10, the ace ``ace_value``
+    in a set or at the high end of a run.  Seed 003 counts an ace at the low
+    end (A-2-3) as 1; seed 001 (Remi, ace worth 10) makes no such exception,
+    so the low ace counts 1 exactly where the ace is worth 11.  Raises
+    ``ValueError`` for a group that is no group."""
+    check = check_group(kinds, rules, wild)
+    if not check.ok or check.stands_for is None:
+        raise ValueError(check.reason or f"{_name(kinds)}: wild cards alone have no value to open with")
+    ranks = [rank_of(k) for k in check.stands_for]
+    ace_low = check.is_run and 13 not in ranks
+    total = 0
+    for r in ranks:
+        if r == 1:
+            total += 1 if (ace_low and rules.ace_value == 11) else rules.ace_value
+        else:
+            total += min(r, 10)
+    return total
