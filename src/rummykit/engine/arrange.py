@@ -115,6 +115,7 @@ def card_values(rules: ArrangeRules) -> tuple[int, ...]:
 
 
 _Raw = tuple[int, list[tuple[int, int, int, int, bytes]], bytes, tuple[int, int, int, int], int, int]
+_Solved = tuple[int, bool, bool, "_Raw | None"]
 
 
 class Arranger:
@@ -171,9 +172,15 @@ class Arranger:
         assert c is not None
         return c + 1 if wild == 2 else c  # seed 004: "2 (3 when twos are wild)"
 
-    def _solve(self, kinds: Sequence[int], wild: int | None) -> tuple[int, bool, bool, _Raw]:
+    def _solve(self, kinds: Sequence[int], wild: int | None, display: bool = True) -> _Solved:
         """(charge, can_show, credited, raw arrangement) for a hand."""
         counts, printed = self._counts(kinds)
+        return self._solve_counts(counts, printed, wild, self.total(kinds, wild), display)
+
+    def _solve_counts(self, counts: bytes, printed: int, wild: int | None, total: int, display: bool) -> _Solved:
+        """The credit mode's questions to the search.  Without ``display`` the
+        searches made only to show groups (when the charge no longer depends
+        on them) are skipped, and the raw arrangement may be None."""
         w = wild or 0
         config = self._config
         search = _arrange.search
@@ -189,8 +196,8 @@ class Arranger:
             raw = search(config, counts, printed, w, T_PURE)
             if raw is not None:
                 return self._cap(raw[0]), False, True, raw
-            raw = search(config, counts, printed, w, T_NONE)
-            return self._cap(self.total(kinds, wild)), False, False, raw
+            raw = search(config, counts, printed, w, T_NONE) if display else None
+            return self._cap(total), False, False, raw
         lives = search(config, counts, printed, w, T_LIVES)
         if lives is not None and lives[0] == 0:
             return 0, False, True, lives
@@ -207,10 +214,12 @@ class Arranger:
             raise ValueError(f"unknown credit mode {credit!r}")
         # the charge no longer depends on the groups; show the closest thing
         # to a show: a pure run when there is one, else the fewest loose cards
-        raw = search(config, counts, printed, w, T_PURE) or search(config, counts, printed, w, T_NONE)
+        raw = None
+        if display:
+            raw = search(config, counts, printed, w, T_PURE) or search(config, counts, printed, w, T_NONE)
         if credit == "lives_flat" and self.rules.full_count is not None:
             return self.rules.full_count, False, False, raw
-        return self._cap(self.total(kinds, wild)), False, False, raw
+        return self._cap(total), False, False, raw
 
     def away(self, kinds: Sequence[int], wild: int | None) -> int:
         """How many cards away from a show: the fewest exchanges (draw one,
@@ -222,16 +231,21 @@ class Arranger:
 
     def charge(self, kinds: Sequence[int], wild: int | None) -> int:
         """What the hand is charged if another seat shows now."""
-        return self._solve(kinds, wild)[0]
+        return self._solve(kinds, wild, display=False)[0]
 
     def finishing(self, kinds: Sequence[int], wild: int | None) -> list[int]:
         """For a hand of one card more: the kinds whose throw leaves a show."""
+        counts = bytearray(KINDS)
+        for k in kinds:
+            counts[k] += 1
         out = []
-        for k in sorted(set(kinds)):
-            rest = list(kinds)
-            rest.remove(k)
-            if self.can_show(rest, wild):
-                out.append(k)
+        w = wild or 0
+        for k in range(KINDS):
+            if counts[k]:
+                counts[k] -= 1
+                if _arrange.search(self._config, bytes(counts[:52]), counts[JOKER], w, T_SHOW) is not None:
+                    out.append(k)
+                counts[k] += 1
         return out
 
     # ---- friendly answers ---------------------------------------------------------
@@ -255,37 +269,39 @@ class Arranger:
         return a
 
     def _arrange_plus_one(self, kinds: Sequence[int], wild: int | None) -> Arrangement:
+        counts = bytearray(KINDS)
+        for k in kinds:
+            counts[k] += 1
+        total = self.total(kinds, wild)
         finish: list[int] = []
         best: tuple[int, int, int, int] | None = None  # (not a show, charge, -value of throw, kind)
-        best_solved = None
-        for k in sorted(set(kinds)):
-            rest = list(kinds)
-            rest.remove(k)
-            solved = self._solve(rest, wild)
-            if solved[1]:
+        for k in range(KINDS):
+            if not counts[k]:
+                continue
+            counts[k] -= 1
+            value = self.value(k, wild)
+            charge, can_show, _credited, _raw = self._solve_counts(
+                bytes(counts[:52]), counts[JOKER], wild, total - value, display=False
+            )
+            counts[k] += 1
+            if can_show:
                 finish.append(k)
             # a show beats any charge (Kerala charges a complete hand 2), then
             # the lowest charge, then the dearest card out of the hand
-            key = (0 if solved[1] else 1, solved[0], -self.value(k, wild), k)
+            key = (0 if can_show else 1, charge, -value, k)
             if best is None or key < best:
-                best, best_solved = key, (rest, solved)
-        assert best is not None and best_solved is not None
-        rest, (charge, can_show, credited, raw) = best_solved
+                best = key
+        assert best is not None
+        rest = list(kinds)
+        rest.remove(best[3])
+        charge, can_show, credited, raw = self._solve(rest, wild)
         a = self._build(rest, wild, charge, can_show, credited, raw)
-        return Arrangement(
-            groups=a.groups,
-            loose=a.loose,
-            charge=a.charge,
-            can_show=bool(finish),
-            credited=a.credited,
-            needs=a.needs,
-            finish=tuple(finish),
-            throw=best[3],
-        )
+        return replace(a, can_show=bool(finish), finish=tuple(finish), throw=best[3])
 
     def _build(
-        self, kinds: Sequence[int], wild: int | None, charge: int, can_show: bool, credited: bool, raw: _Raw
+        self, kinds: Sequence[int], wild: int | None, charge: int, can_show: bool, credited: bool, raw: _Raw | None
     ) -> Arrangement:
+        assert raw is not None, "display searches were skipped"
         _value, raw_groups, raw_loose, wild_suits, jog, _unplaced = raw
         # the hand's wild cards, in the order they fill joker slots: cut cards
         # held as jokers first, then printed jokers
