@@ -177,7 +177,9 @@ class Arranger:
         counts, printed = self._counts(kinds)
         return self._solve_counts(counts, printed, wild, self.total(kinds, wild), display)
 
-    def _solve_counts(self, counts: bytes, printed: int, wild: int | None, total: int, display: bool) -> _Solved:
+    def _solve_counts(
+        self, counts: bytes, printed: int, wild: int | None, total: int, display: bool
+    ) -> _Solved:
         """The credit mode's questions to the search.  Without ``display`` the
         searches made only to show groups (when the charge no longer depends
         on them) are skipped, and the raw arrangement may be None."""
@@ -299,7 +301,13 @@ class Arranger:
         return replace(a, can_show=bool(finish), finish=tuple(finish), throw=best[3])
 
     def _build(
-        self, kinds: Sequence[int], wild: int | None, charge: int, can_show: bool, credited: bool, raw: _Raw | None
+        self,
+        kinds: Sequence[int],
+        wild: int | None,
+        charge: int,
+        can_show: bool,
+        credited: bool,
+        raw: _Raw | None,
     ) -> Arrangement:
         assert raw is not None, "display searches were skipped"
         _value, raw_groups, raw_loose, wild_suits, jog, _unplaced = raw
@@ -310,7 +318,7 @@ class Arranger:
             for suit, n in enumerate(wild_suits):
                 pool += [suit * 13 + wild - 1] * n
         pool += [JOKER] * sum(1 for k in kinds if k == JOKER)
-        groups: list[Group] = []
+        laid: list[tuple[str, bool, list[int], list[int]]] = []  # (kind, pure, cards, stands_for)
         for kind_id, pure, suit, start, slots in raw_groups:
             name = _KIND_NAMES[kind_id]
             stands: list[int] = []
@@ -325,19 +333,23 @@ class Arranger:
                 held = {c // 13 for c in slots if c != JOKER}
                 missing = [x * 13 + start - 1 for x in range(4) if x not in held]
                 stands = [p if p != -1 else missing.pop(0) for p in stands]
-            # a joker slot that stands for a cut card held as a joker gets that
-            # very card: it then plays as itself, which reads better
-            cards = [s if s != JOKER else -1 for s in slots]
+            laid.append((name, bool(pure), [s if s != JOKER else -1 for s in slots], stands))
+        # a joker slot that stands for a cut card held as a joker gets that very
+        # card first (it then plays as itself, which reads better); the other
+        # slots take what is left
+        for _name, _pure, cards, stands in laid:
             for i, p in enumerate(stands):
                 if cards[i] == -1 and p in pool:
                     pool.remove(p)
                     cards[i] = p
+        groups: list[Group] = []
+        for name, pure, cards, stands in laid:
             for i in range(len(cards)):
                 if cards[i] == -1:
                     cards[i] = pool.pop()
             if name == "run":
                 pure = all(c == p for c, p in zip(cards, stands, strict=True))
-            groups.append(Group(tuple(cards), name, bool(pure), tuple(stands)))
+            groups.append(Group(tuple(cards), name, pure, tuple(stands)))
         groups.sort(key=_group_order)
         if jog:
             groups.append(Group(tuple(pool.pop() for _ in range(jog)), "jokers", False, (None,) * jog))
