@@ -12,7 +12,7 @@ edge.  An :class:`Arranger` is made once per rules object and reused.
 >>> a.can_show, a.charge
 (True, 0)
 >>> [format_cards(g.cards) for g in a.groups]
-['Ah 2h 3h', '4c 5c 6c', '7s 8s 9s 5d', 'Kh Kd Kc']
+['7s 8s 9s', '4c 5c 6c', 'Ah 2h 3h 5d', 'Kh Kd Kc']
 """
 
 from __future__ import annotations
