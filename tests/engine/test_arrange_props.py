@@ -149,3 +149,24 @@ def test_away_is_zero_exactly_when_the_hand_shows(data: st.DataObject) -> None:
     away = arranger.away(hand, wild)
     assert (away == 0) == arranger.can_show(hand, wild)
     assert 0 <= away <= 13
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_best_throw_is_the_lowest_charge_over_every_throw(data: st.DataObject) -> None:
+    """The bounded search over the fourteen throws agrees with trying each throw in full."""
+    rules = data.draw(st.sampled_from(ALL_RULES))
+    hand, wild = data.draw(hands(rules, rules.hand_size + 1))
+    arranger = ARRANGERS[id(rules)]
+    finish, throw, charge = arranger.best_throw(hand, wild)
+    each = {}
+    for k in set(hand):
+        rest = list(hand)
+        rest.remove(k)
+        each[k] = (arranger.can_show(rest, wild), arranger.charge(rest, wild))
+    assert sorted(finish) == sorted(k for k, (shows, _) in each.items() if shows)
+    if finish:
+        assert throw in finish
+    else:
+        assert charge == min(c for _, c in each.values())
+        assert each[throw][1] == charge

@@ -33,7 +33,12 @@ typedef struct {
     int runs_needed, long_req;
     int value[14]; /* by rank, 1..13 */
     int joker_value;
+    int credit;       /* CREDIT_* below */
+    int full_count;   /* -1: no cap */
+    int complete;     /* Kerala's charge of a hand that could show, -1: none */
 } Config;
+
+enum { CREDIT_PURE = 0, CREDIT_LIVES_EXCEPT_PURE = 1, CREDIT_LIVES_FLAT = 2, CREDIT_ALWAYS = 3 };
 
 typedef struct {
     unsigned char is_run, pure, len, jokers, cap, suit, start, capL, capR, kind;
@@ -502,11 +507,11 @@ static int any_pure(const Search *S)
 }
 
 /* One target over every split of the cut cards into naturals and jokers. */
-static int solve(Search *S, const unsigned char *cnt, int printed, int target)
+static int solve(Search *S, const unsigned char *cnt, int printed, int target, int bound)
 {
     int cut[4] = {0, 0, 0, 0};
     S->target = target;
-    S->best = INF;
+    S->best = bound;
     S->found = 0;
     S->stop = 0;
     S->depth = 0;
@@ -536,6 +541,133 @@ static int solve(Search *S, const unsigned char *cnt, int printed, int target)
         dfs(S, 0, e, 0);
     }
     return S->found ? S->best : -1;
+}
+
+/* ---- the charge, and the best throw of one card more ----
+ *
+ * The same questions arrange.py asks per credit mode, here so that the
+ * fourteen throws of a turn share one bound: a throw is only searched for a
+ * charge below the best found so far. */
+
+static inline int capped(const Config *c, int v) { return (c->full_count >= 0 && v > c->full_count) ? c->full_count : v; }
+
+/* any pure run at all, with every cut card used as itself? */
+static int pure_possible(Search *S, const unsigned char *cnt)
+{
+    memcpy(S->cnt, cnt, NK);
+    return any_pure(S);
+}
+
+/* The hand's charge when it is below ``bound``; otherwise some value >= bound. */
+static int charge_below(Search *S, const unsigned char *cnt, int printed, int total, int bound)
+{
+    const Config *c = S->cfg;
+    int v;
+    switch (c->credit) {
+    case CREDIT_ALWAYS:
+        v = solve(S, cnt, printed, T_NONE, bound);
+        return v < 0 ? bound : capped(c, v);
+    case CREDIT_PURE:
+        if (!pure_possible(S, cnt)) return capped(c, total);
+        v = solve(S, cnt, printed, T_PURE, bound);
+        return v < 0 ? bound : capped(c, v);
+    case CREDIT_LIVES_FLAT:
+        v = solve(S, cnt, printed, T_LIVES, bound);
+        if (v >= 0) return capped(c, v);
+        if (c->full_count >= 0) return c->full_count < bound ? c->full_count : bound;
+        return capped(c, total) < bound ? capped(c, total) : bound;
+    default: { /* lives_except_pure */
+        int best = capped(c, total);
+        v = solve(S, cnt, printed, T_LIVES, bound);
+        if (v >= 0 && capped(c, v) < best) best = capped(c, v);
+        int b2 = best < bound ? best : bound;
+        v = solve(S, cnt, printed, T_PUREONLY, b2);
+        if (v >= 0 && capped(c, v) < best) best = capped(c, v);
+        return best < bound ? best : bound;
+    }
+    }
+}
+
+/* best_throw(config, counts: bytes[53] with the printed jokers last, wild)
+ *   -> (finish: bytes of kinds, throw kind, charge after it)
+ * A throw that leaves a show beats any charge; then the lowest charge; then
+ * the dearest card out of the hand. */
+static PyObject *best_throw(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    const char *counts_in;
+    Py_ssize_t n;
+    int wild;
+    if (!PyArg_ParseTuple(args, "Oy#i", &cap, &counts_in, &n, &wild)) return NULL;
+    Config *c = PyCapsule_GetPointer(cap, "rummykit.arrange.Config");
+    if (!c) return NULL;
+    if (n != NK + 1 || wild < 0 || wild > 13) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 53 bytes; wild 0..13");
+        return NULL;
+    }
+    Search *S = PyMem_Malloc(sizeof(Search));
+    if (!S) return PyErr_NoMemory();
+    memset(S, 0, sizeof *S);
+    S->cfg = c;
+    S->wild = wild;
+    S->pmax = c->ace_high ? 14 : 13;
+    for (int k = 0; k < NK; k++) {
+        int r = k % 13 + 1;
+        S->val[k] = (wild && r == wild) ? c->joker_value : c->value[r];
+    }
+    unsigned char cnt[NK + 1];
+    memcpy(cnt, counts_in, NK + 1);
+    int total = 0;
+    for (int k = 0; k < NK; k++) total += cnt[k] * S->val[k];
+    total += cnt[NK] * c->joker_value;
+    /* throws, dearest first so that ties go to the dearer card */
+    int order[NK + 1], m = 0;
+    for (int k = 0; k <= NK; k++)
+        if (cnt[k]) order[m++] = k;
+    for (int i = 1; i < m; i++) {
+        int k = order[i], vk = k == NK ? c->joker_value : S->val[k], j = i;
+        while (j > 0) {
+            int p = order[j - 1], vp = p == NK ? c->joker_value : S->val[p];
+            if (vp > vk || (vp == vk && p < k)) break;
+            order[j] = p;
+            j--;
+        }
+        order[j] = k;
+    }
+    unsigned char finish[NK + 1];
+    int nf = 0, best_k = -1, best_charge = INF;
+    for (int i = 0; i < m; i++) {
+        int k = order[i];
+        cnt[k]--;
+        if (solve(S, cnt, cnt[NK], T_SHOW, INF) >= 0) finish[nf++] = (unsigned char)k;
+        cnt[k]++;
+    }
+    if (nf) {
+        best_k = finish[0]; /* the dearest finishing card */
+        best_charge = c->complete >= 0 ? c->complete + (wild == 2) : 0;
+    } else {
+        for (int i = 0; i < m; i++) {
+            int k = order[i];
+            int vk = k == NK ? c->joker_value : S->val[k];
+            cnt[k]--;
+            int ch = charge_below(S, cnt, cnt[NK], total - vk, best_charge);
+            cnt[k]++;
+            if (ch < best_charge) {
+                best_charge = ch;
+                best_k = k;
+                if (ch == 0) break;
+            }
+        }
+    }
+    PyMem_Free(S);
+    /* finishing cards in kind order */
+    for (int i = 1; i < nf; i++)
+        for (int j = i; j > 0 && finish[j - 1] > finish[j]; j--) {
+            unsigned char t = finish[j];
+            finish[j] = finish[j - 1];
+            finish[j - 1] = t;
+        }
+    return Py_BuildValue("(y#ii)", (const char *)finish, (Py_ssize_t)nf, best_k, best_charge);
 }
 
 /* ---- cards away from a show ----
@@ -834,14 +966,15 @@ static void config_free(PyObject *cap)
 }
 
 /* make_config(ace_high, wrap, max_per_group, max_in_set, min_naturals, adjacent,
- *             jog, thennaali, runs_needed, long_req, values(14 ints), joker_value) */
+ *             jog, thennaali, runs_needed, long_req, values(14 ints), joker_value,
+ *             credit, full_count (-1 none), complete_hand_charge (-1 none)) */
 static PyObject *make_config(PyObject *self, PyObject *args)
 {
     Config c;
     PyObject *values;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiiiOi", &c.ace_high, &c.wrap, &c.max_per_group, &c.max_in_set,
+    if (!PyArg_ParseTuple(args, "iiiiiiiiiiOiiii", &c.ace_high, &c.wrap, &c.max_per_group, &c.max_in_set,
                           &c.min_naturals, &c.adjacent, &c.jog, &c.thennaali, &c.runs_needed, &c.long_req,
-                          &values, &c.joker_value))
+                          &values, &c.joker_value, &c.credit, &c.full_count, &c.complete))
         return NULL;
     PyObject *seq = PySequence_Fast(values, "values must be a sequence");
     if (!seq) return NULL;
@@ -920,7 +1053,7 @@ static PyObject *search(PyObject *self, PyObject *args)
         int r = k % 13 + 1;
         S->val[k] = (wild && r == wild) ? c->joker_value : c->value[r];
     }
-    int v = solve(S, (const unsigned char *)counts, printed, target);
+    int v = solve(S, (const unsigned char *)counts, printed, target, INF);
     PyObject *res;
     if (v < 0) {
         res = Py_None;
@@ -980,6 +1113,7 @@ static PyObject *away(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"away", away, METH_VARARGS, "Fewest exchanges to a show."},
+    {"best_throw", best_throw, METH_VARARGS, "Finishing cards and the best throw of one card more."},
     {"make_config", make_config, METH_VARARGS, "Pack the rules the search needs."},
     {"search", search, METH_VARARGS, "Exact best arrangement for one target."},
     {NULL, NULL, 0, NULL},

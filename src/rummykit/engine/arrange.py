@@ -31,6 +31,7 @@ T_PUREONLY: int = _arrange.T_PUREONLY
 T_SHOW: int = _arrange.T_SHOW
 
 _KIND_NAMES = ("run", "set", "thennaali")
+_CREDIT = {"pure": 0, "lives_except_pure": 1, "lives_flat": 2, "always": 3}
 
 
 class ArrangeRules(Protocol):
@@ -139,6 +140,9 @@ class Arranger:
             int(rules.long_run_required),
             list(self._values),
             rules.joker_value,
+            _CREDIT[rules.credit],
+            -1 if rules.full_count is None else rules.full_count,
+            -1 if rules.complete_hand_charge is None else rules.complete_hand_charge,
         )
 
     # ---- the hot path: ints only -------------------------------------------------
@@ -237,18 +241,18 @@ class Arranger:
 
     def finishing(self, kinds: Sequence[int], wild: int | None) -> list[int]:
         """For a hand of one card more: the kinds whose throw leaves a show."""
+        return list(self.best_throw(kinds, wild)[0])
+
+    def best_throw(self, kinds: Sequence[int], wild: int | None) -> tuple[bytes, int, int]:
+        """For a hand of one card more: (finishing kinds, the best throw, the
+        charge it leaves).  A throw that shows beats any charge, then the lowest
+        charge, then the dearest card out of the hand.  One call into the
+        search, the throws sharing one bound."""
         counts = bytearray(KINDS)
         for k in kinds:
             counts[k] += 1
-        out = []
-        w = wild or 0
-        for k in range(KINDS):
-            if counts[k]:
-                counts[k] -= 1
-                if _arrange.search(self._config, bytes(counts[:52]), counts[JOKER], w, T_SHOW) is not None:
-                    out.append(k)
-                counts[k] += 1
-        return out
+        finish, throw, charge = _arrange.best_throw(self._config, bytes(counts), wild or 0)
+        return finish, throw, charge
 
     # ---- friendly answers ---------------------------------------------------------
 
@@ -271,34 +275,12 @@ class Arranger:
         return a
 
     def _arrange_plus_one(self, kinds: Sequence[int], wild: int | None) -> Arrangement:
-        counts = bytearray(KINDS)
-        for k in kinds:
-            counts[k] += 1
-        total = self.total(kinds, wild)
-        finish: list[int] = []
-        best: tuple[int, int, int, int] | None = None  # (not a show, charge, -value of throw, kind)
-        for k in range(KINDS):
-            if not counts[k]:
-                continue
-            counts[k] -= 1
-            value = self.value(k, wild)
-            charge, can_show, _credited, _raw = self._solve_counts(
-                bytes(counts[:52]), counts[JOKER], wild, total - value, display=False
-            )
-            counts[k] += 1
-            if can_show:
-                finish.append(k)
-            # a show beats any charge (Kerala charges a complete hand 2), then
-            # the lowest charge, then the dearest card out of the hand
-            key = (0 if can_show else 1, charge, -value, k)
-            if best is None or key < best:
-                best = key
-        assert best is not None
+        finish, throw, _charge = self.best_throw(kinds, wild)
         rest = list(kinds)
-        rest.remove(best[3])
+        rest.remove(throw)
         charge, can_show, credited, raw = self._solve(rest, wild)
         a = self._build(rest, wild, charge, can_show, credited, raw)
-        return replace(a, can_show=bool(finish), finish=tuple(finish), throw=best[3])
+        return replace(a, can_show=bool(finish), finish=tuple(finish), throw=throw)
 
     def _build(
         self,
