@@ -1,0 +1,378 @@
+"""The vocabulary of a deal: phases, actions, events and results.
+
+The event log is the single history of a deal: views, replays, storage and
+the server's messages are all built from it.  Every event is a frozen value
+with a sequence number (``seq``, its index in the log), the seat that acted
+(``seat``, ``None`` for the table's own events), a one-line text form for
+hand histories (:meth:`Event.text`) and a visibility: :meth:`Event.seen_by`
+gives the event as one seat (or a spectator, ``None``) may see it.  Only two
+events hide anything: :class:`Dealt` (each seat sees its own hand) and
+:class:`DrewStock` (only the drawer sees the card).
+
+Cards in actions and events are card *kinds* (``card % 53``, see
+:mod:`rummykit.engine.cards`): the two copies of a card are
+indistinguishable to a player, so the state picks the physical copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from rummykit.engine.cards import KINDS, format_card, format_cards
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "DealEnded",
+    "DealResult",
+    "Dealt",
+    "DrewStock",
+    "Dropped",
+    "Ending",
+    "Event",
+    "Phase",
+    "SeatResult",
+    "SeatStatus",
+    "Showed",
+    "StockRebuilt",
+    "Threw",
+    "TookPile",
+    "WrongShow",
+]
+
+Groups = tuple[tuple[int, ...], ...]
+
+
+class Phase(StrEnum):
+    """Which actions the seat to play may take."""
+
+    DRAW = "draw"  # take a card from the stock or the pile; the show family may also drop
+    THROW = "throw"  # throw a card; the show family may also show
+    OVER = "over"  # the deal has ended
+
+
+class ActionKind(StrEnum):
+    DROP = "drop"
+    DRAW_STOCK = "draw stock"
+    DRAW_PILE = "draw pile"
+    THROW = "throw"
+    SHOW = "show"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a seat may do; ``card`` is a card kind (throw, and the show's finishing card).
+
+    ``groups`` is a show's declaration (kinds); ``None`` lets the arranger lay the hand out.
+    """
+
+    kind: ActionKind
+    card: int | None = None
+    groups: Groups | None = None
+
+    @staticmethod
+    def drop() -> Action:
+        return _DROP
+
+    @staticmethod
+    def draw_stock() -> Action:
+        return _DRAW_STOCK
+
+    @staticmethod
+    def draw_pile() -> Action:
+        return _DRAW_PILE
+
+    @staticmethod
+    def throw(card: int) -> Action:
+        if type(card) is int and 0 <= card < KINDS:
+            return _THROWS[card]  # made once: bots ask for these every turn
+        return Action(ActionKind.THROW, card)
+
+    @staticmethod
+    def show(card: int, groups: Sequence[Sequence[int]] | None = None) -> Action:
+        if groups is None and type(card) is int and 0 <= card < KINDS:
+            return _SHOWS[card]
+        return Action(ActionKind.SHOW, card, None if groups is None else tuple(tuple(g) for g in groups))
+
+    def __str__(self) -> str:
+        if self.card is None:
+            return str(self.kind)
+        text = f"{self.kind} {format_card(self.card)}"
+        if self.groups is not None:
+            text += ": " + _groups_text(self.groups)
+        return text
+
+
+_DROP = Action(ActionKind.DROP)
+_DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
+_DRAW_PILE = Action(ActionKind.DRAW_PILE)
+_THROWS = tuple(Action(ActionKind.THROW, k) for k in range(KINDS))
+_SHOWS = tuple(Action(ActionKind.SHOW, k) for k in range(KINDS))
+
+
+def _groups_text(groups: Groups) -> str:
+    return " | ".join(format_cards(g) for g in groups)
+
+
+class Ending(StrEnum):
+    """How a deal ended."""
+
+    SHOW = "show"  # a valid show
+    LAST_IN = "last in"  # every other seat dropped or sat out after a wrong show
+    TURN_LIMIT = "turn limit"  # the rules' turn_limit (Nepali 250): every hand shown as it stands
+    CAP = "cap"  # the engine's hard cap on turns, ended the same way as the turn limit
+    BLOCKED = "blocked"  # the stock ran out with no rebuild left (stock_rebuilds), ended the same way
+
+
+class SeatStatus(StrEnum):
+    """Where a seat stands in the deal."""
+
+    IN = "in"
+    DROPPED = "dropped"
+    OUT = "out"  # sat out after a wrong show
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's part of a deal's result.
+
+    ``charge`` is what the deal charges the seat (the winner 0; halved where an
+    early show halves; the drop cost; the wrong-show penalty).  ``hand_charge``
+    is the charge of the hand as laid out at the end, before halving (the winner
+    at a turn limit has one too), ``None`` when the hand was not counted.
+    ``hand``/``groups``/``loose`` are the cards made public at the end: ``()``
+    for a hand never shown (a drop, the winner who was last in).
+    """
+
+    seat: int
+    status: SeatStatus
+    won: bool
+    charge: int
+    hand_charge: int | None
+    hand: tuple[int, ...]
+    groups: Groups
+    loose: tuple[int, ...]
+
+    @property
+    def dropped(self) -> bool:
+        return self.status is SeatStatus.DROPPED
+
+    @property
+    def wrong_show(self) -> bool:
+        return self.status is SeatStatus.OUT
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The settlement-neutral outcome of one deal, for the match formats to score."""
+
+    winner: int
+    ending: Ending
+    seats: tuple[SeatResult, ...]
+    dealer: int
+    turns: int  # completed turns across the table (drops and wrong shows count)
+    halved: bool  # an early show halved the hand charges
+    finish_card: int | None  # the winner's finishing card, for a show
+
+    @property
+    def charges(self) -> tuple[int, ...]:
+        return tuple(s.charge for s in self.seats)
+
+    @property
+    def collected(self) -> int:
+        """Everything the other seats were charged (what the winner collects under settlement)."""
+        return sum(s.charge for s in self.seats if not s.won)
+
+    @property
+    def dropped(self) -> tuple[bool, ...]:
+        return tuple(s.dropped for s in self.seats)
+
+    @property
+    def wrong_shows(self) -> tuple[bool, ...]:
+        return tuple(s.wrong_show for s in self.seats)
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One entry of a deal's log."""
+
+    seq: int
+    seat: int | None
+
+    @property
+    def public(self) -> bool:
+        """True when every viewer sees the whole event."""
+        return True
+
+    def seen_by(self, viewer: int | None) -> Event:
+        """The event as seat ``viewer`` (``None``: a spectator) may see it."""
+        return self
+
+    @property
+    def action(self) -> Action | None:
+        """The action that made this event, for replays; ``None`` for the table's own events."""
+        return None
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dealt(Event):
+    """The deal is out: ``seat`` is the dealer; ``hands[s]`` is ``None`` where hidden."""
+
+    hands: tuple[tuple[int, ...] | None, ...]
+    pile_top: int
+    cut: int | None
+    wild: int | None
+    first: int
+    stock_count: int
+
+    @property
+    def public(self) -> bool:
+        return all(h is None for h in self.hands)
+
+    def seen_by(self, viewer: int | None) -> Dealt:
+        hands = tuple(h if s == viewer else None for s, h in enumerate(self.hands))
+        return self if hands == self.hands else replace(self, hands=hands)
+
+    def text(self) -> str:
+        cut = "" if self.cut is None else f" cut {format_card(self.cut)}"
+        return f"{self.seat} deal pile {format_card(self.pile_top)}{cut}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrewStock(Event):
+    """``seat`` drew the stock's top card; ``card`` is ``None`` for everyone else."""
+
+    seat: int
+    card: int | None
+
+    @property
+    def public(self) -> bool:
+        return self.card is None
+
+    def seen_by(self, viewer: int | None) -> DrewStock:
+        return self if viewer == self.seat or self.card is None else replace(self, card=None)
+
+    @property
+    def action(self) -> Action:
+        return Action.draw_stock()
+
+    def text(self) -> str:
+        return f"{self.seat} draw stock"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TookPile(Event):
+    seat: int
+    card: int
+
+    @property
+    def action(self) -> Action:
+        return Action.draw_pile()
+
+    def text(self) -> str:
+        return f"{self.seat} take {format_card(self.card)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Threw(Event):
+    seat: int
+    card: int
+
+    @property
+    def action(self) -> Action:
+        return Action.throw(self.card)
+
+    def text(self) -> str:
+        return f"{self.seat} throw {format_card(self.card)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dropped(Event):
+    """``seat`` dropped out for ``cost``; ``first`` when before it had taken a card this deal."""
+
+    seat: int
+    cost: int
+    first: bool
+
+    @property
+    def action(self) -> Action:
+        return Action.drop()
+
+    def text(self) -> str:
+        return f"{self.seat} drop {self.cost}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Showed(Event):
+    """A valid show: ``card`` went down as the finishing card, ``groups`` are the thirteen laid out.
+
+    ``declared`` is the declaration as the seat gave it (``None``: the arranger laid it out).
+    """
+
+    seat: int
+    card: int
+    groups: Groups
+    declared: Groups | None
+
+    @property
+    def action(self) -> Action:
+        return Action.show(self.card, self.declared)
+
+    def text(self) -> str:
+        return f"{self.seat} show {format_card(self.card)}: {_groups_text(self.groups)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrongShow(Event):
+    """A show that failed (tables with a wrong-show penalty): the seat pays ``penalty`` and sits out.
+
+    The thirteen were laid out in public: ``groups`` and ``loose`` as declared (or as the
+    arranger laid them out when ``declared`` is ``None``); ``reason`` says why it is no show.
+    """
+
+    seat: int
+    card: int
+    groups: Groups
+    loose: tuple[int, ...]
+    declared: Groups | None
+    reason: str
+    penalty: int
+
+    @property
+    def action(self) -> Action:
+        return Action.show(self.card, self.declared)
+
+    def text(self) -> str:
+        return f"{self.seat} wrong show {format_card(self.card)}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StockRebuilt(Event):
+    """Everything under the pile's top card became the new stock (its order stays hidden)."""
+
+    count: int
+
+    def text(self) -> str:
+        return f"stock rebuilt: {self.count} cards"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealEnded(Event):
+    """The deal is over; the result makes the shown hands public."""
+
+    result: DealResult
+
+    def text(self) -> str:
+        r = self.result
+        return f"{r.winner} wins ({r.ending}): {' '.join(str(c) for c in r.charges)}"

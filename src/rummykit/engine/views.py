@@ -1,0 +1,133 @@
+"""What one seat, or a spectator, may know about a deal.
+
+Views are the only thing bots, the terminal and the server's messages are made
+from.  A :class:`SpectatorView` holds the public table: the pile, the cut card
+and wild rank, every card thrown and every card taken from the pile, each
+seat's card count and status, the stock count, whose turn and which phase.  A
+:class:`SeatView` adds that seat's own hand, the card it drew this turn and
+its legal actions.  Neither ever carries another seat's cards or the stock's
+order.  Once the deal is over, ``result`` holds what the table turned face up:
+the shown hand and every hand that was counted (never a dropped hand).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rummykit.engine.events import Action, DealResult, Phase, SeatStatus
+from rummykit.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from rummykit.engine.deal import Deal
+
+__all__ = ["SeatView", "SpectatorView", "seat_view", "spectator_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorView:
+    """The public table."""
+
+    rules: Rules
+    players: int
+    dealer: int
+    phase: Phase
+    to_play: int | None
+    turn: int  # the turn in progress, counted across the table from 1 (the last one once over)
+    turn_limit: int  # the turn that ends the deal if nothing else does
+    cut: int | None  # the cut card's kind
+    wild: int | None  # the wild rank, 1–13
+    pile: tuple[int, ...]  # kinds, bottom to top
+    pile_top: int | None
+    pile_take: int | None  # what the seat to play took from the pile this turn
+    stock_count: int
+    rebuilds: int
+    card_counts: tuple[int, ...]
+    statuses: tuple[SeatStatus, ...]
+    took: tuple[tuple[int, ...], ...]  # per seat, the kinds taken from the pile this deal
+    thrown: tuple[tuple[int, ...], ...]  # per seat, the kinds thrown this deal
+    result: DealResult | None  # once over: the charges and the hands turned face up
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(SpectatorView):
+    """The public table plus what one seat holds and may do."""
+
+    seat: int
+    hand: tuple[int, ...]  # sorted kinds; () once the seat dropped or sat out
+    drawn: int | None  # the kind this seat took this turn
+    drop_cost: int | None  # what dropping costs now (None: not allowed)
+    legal: tuple[Action, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_play == self.seat
+
+
+_Public = tuple[
+    Rules,
+    int,
+    int,
+    Phase,
+    int | None,
+    int,
+    int,
+    int | None,
+    int | None,
+    tuple[int, ...],
+    int | None,
+    int | None,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[SeatStatus, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    DealResult | None,
+]
+
+
+def _public(deal: Deal) -> _Public:
+    """The public fields, in :class:`SpectatorView`'s order."""
+    over = deal.phase is Phase.OVER
+    return (
+        deal.rules,
+        deal.players,
+        deal.dealer,
+        deal.phase,
+        deal.to_play,
+        deal.turns if over else deal.turns + 1,
+        deal.turn_limit,
+        deal.cut,
+        deal.wild,
+        deal.pile,
+        deal.pile_top,
+        deal.pile_take,
+        deal.stock_count,
+        deal.rebuilds,
+        deal.card_counts,
+        deal.statuses,
+        deal.took,
+        deal.thrown,
+        deal.result,
+    )
+
+
+def spectator_view(deal: Deal) -> SpectatorView:
+    """The view of someone watching, who sees no hand at all."""
+    return SpectatorView(*_public(deal))
+
+
+def seat_view(deal: Deal, seat: int) -> SeatView:
+    """The view of ``seat``."""
+    if not 0 <= seat < deal.players:
+        raise ValueError(f"no seat {seat} at this table (seats 0 to {deal.players - 1})")
+    mine = deal.to_play == seat
+    return SeatView(
+        *_public(deal),
+        seat=seat,
+        hand=deal.hand(seat),
+        drawn=deal.drawn if mine else None,
+        drop_cost=deal.drop_cost(seat),
+        legal=tuple(deal.legal_actions(seat)) if mine else (),
+    )
