@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: play test install lint bench vectors clean
+.PHONY: play test install lint bench vectors clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,10 @@ lint: install
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 
-test: install
-	$(MAKE) --no-print-directory lint
+system-deps:
+	bash scripts/system-deps.sh
+
+test: install system-deps lint
 	$(VENV)/bin/pytest -q
 
 vectors: install
