@@ -543,6 +543,22 @@ static int solve(Search *S, const unsigned char *cnt, int printed, int target, i
     return S->found ? S->best : -1;
 }
 
+/* A search for one hand under one config and wild rank (PyMem_Free it). */
+static Search *new_search(const Config *c, int wild)
+{
+    Search *S = PyMem_Malloc(sizeof(Search));
+    if (!S) return NULL;
+    memset(S, 0, sizeof *S);
+    S->cfg = c;
+    S->wild = wild;
+    S->pmax = c->ace_high ? 14 : 13;
+    for (int k = 0; k < NK; k++) {
+        int r = k % 13 + 1;
+        S->val[k] = (wild && r == wild) ? c->joker_value : c->value[r];
+    }
+    return S;
+}
+
 /* ---- the charge, and the best throw of one card more ----
  *
  * The same questions arrange.py asks per credit mode, here so that the
@@ -605,16 +621,8 @@ static PyObject *best_throw(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "counts must be 53 bytes; wild 0..13");
         return NULL;
     }
-    Search *S = PyMem_Malloc(sizeof(Search));
+    Search *S = new_search(c, wild);
     if (!S) return PyErr_NoMemory();
-    memset(S, 0, sizeof *S);
-    S->cfg = c;
-    S->wild = wild;
-    S->pmax = c->ace_high ? 14 : 13;
-    for (int k = 0; k < NK; k++) {
-        int r = k % 13 + 1;
-        S->val[k] = (wild && r == wild) ? c->joker_value : c->value[r];
-    }
     unsigned char cnt[NK + 1];
     memcpy(cnt, counts_in, NK + 1);
     int total = 0;
@@ -1043,16 +1051,8 @@ static PyObject *search(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad target, wild rank or joker count");
         return NULL;
     }
-    Search *S = PyMem_Malloc(sizeof(Search));
+    Search *S = new_search(c, wild);
     if (!S) return PyErr_NoMemory();
-    memset(S, 0, sizeof *S);
-    S->cfg = c;
-    S->wild = wild;
-    S->pmax = c->ace_high ? 14 : 13;
-    for (int k = 0; k < NK; k++) {
-        int r = k % 13 + 1;
-        S->val[k] = (wild && r == wild) ? c->joker_value : c->value[r];
-    }
     int v = solve(S, (const unsigned char *)counts, printed, target, INF);
     PyObject *res;
     if (v < 0) {
