@@ -84,7 +84,7 @@ def test_seed004_pool250_a_player_on_250_still_plays_and_251_puts_them_out(
     assert "Anu 251 (out)" in out
     assert sheet.match.standing(0) is Standing.OUT
     message = sheet.refused("add", "5", "W", "3")
-    assert message == "Anu is out of the pool and cannot play (mark it out, or rejoin it first)"
+    assert message == "Anu is out of the pool and cannot play (mark the seat out, or rejoin first)"
     # The players still in may be entered alone, or the out player marked with -.
     sheet.add("W", "3")
     sheet.add("-", "W", "3")
@@ -264,10 +264,10 @@ def test_deals_a_tie_plays_one_more_deal_and_nobody_drops(tmp_path: Path, capsys
 @pytest.mark.parametrize(
     ("entries", "message"),
     [
-        (["W", "W", "3", "4"], "exactly one winner per deal: Asha and Bikash are all marked winner"),
+        (["W", "W", "3", "4"], "exactly one winner per deal: Asha and Bikash are both marked winner"),
         (["3", "4", "5", "6"], "no winner: mark the player who won the deal with W"),
         (["W", "81", "3", "4"], "Bikash's count 81 is above the full count 80"),
-        (["DW", "3", "4", "5"], "Asha dropped, so it cannot be the winner"),
+        (["DW", "3", "4", "5"], "Asha dropped, so cannot be the winner"),
         (
             ["W", "25D", "3", "4"],
             "Bikash dropped first and is charged 20 (or 10 after an early show), not 25",
@@ -275,7 +275,7 @@ def test_deals_a_tie_plays_one_more_deal_and_nobody_drops(tmp_path: Path, capsys
         (["W", "FX", "3", "4"], "Bikash: 'FX' has more than one letter; give each player one"),
         (["W", "3", "Z", "4"], "Chandra: 'Z' is not a number or one of W D M F X -"),
         (["W", "3", "4"], "a deal needs 4 entries (one per player: Asha, Bikash, Chandra, Dipa), got 3"),
-        (["W", "-", "3", "4"], "Bikash is still in the pool, so it cannot be marked out"),
+        (["W", "-", "3", "4"], "Bikash is still in the pool, so cannot be marked out"),
         (["W", "-3", "3", "4"], "Bikash: a negative number (-3) is refused"),
     ],
 )

@@ -442,12 +442,12 @@ def test_validation_messages() -> None:
         (DealEntry.from_charges([0, 1, 2, 3], 7), "the winner must be a seat from 0 to 3, not 7"),
         (
             DealEntry.from_charges([0, 0, 2, 3], 0, {1: "winner"}),
-            "exactly one winner per deal: seat 1 and seat 2 are all marked winner",
+            "exactly one winner per deal: seat 1 and seat 2 are both marked winner",
         ),
         (DealEntry.from_charges([5, 1, 2, 3], 0), "seat 1: the winner is charged 0, not 5"),
         (
             DealEntry.from_charges([20, 0, 2, 3], 0, {0: "dropped"}),
-            "seat 1 dropped, so it cannot be the winner",
+            "seat 1 dropped, so cannot be the winner",
         ),
         (DealEntry.from_charges([0, -1, 2, 3], 0), "seat 2: a negative number (-1) is refused"),
         (
@@ -494,7 +494,7 @@ def test_pool_out_seats_must_be_marked_out() -> None:
     assert "seat 3 is out of the pool and cannot win" in refused(
         match, DealEntry.from_charges([5, 5, 0], 2, {2: "winner"})
     )
-    assert "seat 1 is still in the pool, so it cannot be marked out" in refused(
+    assert "seat 1 is still in the pool, so cannot be marked out" in refused(
         match, DealEntry.from_charges([0, 5, 0], 1, {0: "out", 2: "out"})
     )
     assert "seat 3 is out and is charged nothing, not 4" in refused(
@@ -731,3 +731,10 @@ def test_property_pool_totals_only_fall_by_a_rejoin_and_the_match_ends_with_one_
     assert match.winners == match.seats_in
     most = rules.max_rejoins
     assert most is None or all(match.rejoins_used(s) <= most for s in range(players))
+
+
+def test_new_counts_the_names_it_is_given() -> None:
+    """A sheet for two named players needs no players= (seed 004: 'up to eight players')."""
+    match = Match.new(get_preset("pool101"), names=["Asha", "Bikash"])
+    assert match.players == 2 and match.names == ("Asha", "Bikash")
+    assert match.status_line().startswith("Next: deal 1")

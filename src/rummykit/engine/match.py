@@ -154,7 +154,7 @@ _STATUS_ALIASES: Final[Mapping[str, str]] = {
     "won": "winner",
 }
 # One letter per status in the sheet's Charge row (explained by the legend).
-_MARKS: Final[Mapping[Status, str]] = {
+MARKS: Final[Mapping[Status, str]] = {
     Status.WINNER: "W",
     Status.PLAYED: "",
     Status.DROPPED: "D",
@@ -163,7 +163,7 @@ _MARKS: Final[Mapping[Status, str]] = {
     Status.WRONG_SHOW: "X",
     Status.OUT: "",
 }
-_LEGEND: Final = "W winner, D drop, M middle drop, F full count, X wrong show"
+LEGEND: Final = "W winner, D drop, M middle drop, F full count, X wrong show"
 
 
 class Standing(StrEnum):
@@ -702,15 +702,15 @@ def _seat_problems(
         if not is_pool:
             return [f"{name} is marked out, but only a pool puts seats out"]
         if state.in_play[seat]:
-            return [f"{name} is still in the pool, so it cannot be marked out"]
+            return [f"{name} is still in the pool, so cannot be marked out"]
         return [] if charge == 0 else [f"{name} is out and is charged nothing, not {charge}"]
     if is_pool and not state.in_play[seat]:
         verb = "win" if seat == entry.winner else "play"
-        return [f"{name} is out of the pool and cannot {verb} (mark it out, or rejoin it first)"]
+        return [f"{name} is out of the pool and cannot {verb} (mark the seat out, or rejoin first)"]
 
     if seat == entry.winner:
         if status in (Status.DROPPED, Status.MIDDLE_DROP):
-            return [f"{name} dropped, so it cannot be the winner"]
+            return [f"{name} dropped, so cannot be the winner"]
         if status is not Status.WINNER:
             return [f"{name} is the winner but is marked {status.value.replace('_', ' ')}"]
         problem = fmt.winner_charge_problem(charge)
@@ -758,7 +758,8 @@ def _problems(
     marked = [seat for seat, status in enumerate(entry.statuses) if status is Status.WINNER]
     if len(marked) > 1:
         listed = " and ".join(names[seat] for seat in marked)
-        problems.append(f"exactly one winner per deal: {listed} are all marked winner")
+        both = "both" if len(marked) == 2 else "all"
+        problems.append(f"exactly one winner per deal: {listed} are {both} marked winner")
     for seat in range(players):
         problems += _seat_problems(seat, entry, rules, fmt, state, names)
     problems += fmt.entry_problems(entry, names)
@@ -817,9 +818,10 @@ class Match:
         *,
         first_dealer: int = 0,
     ) -> Match:
-        """An empty sheet for ``players`` seats (default ``rules.players``), named ``seat 1`` … unless
-        ``names`` are given; ``first_dealer`` deals the first deal."""
-        count = rules.players if players is None else players
+        """An empty sheet for ``players`` seats (default: as many as ``names``, else
+        ``rules.players``), named ``seat 1`` … unless ``names`` are given;
+        ``first_dealer`` deals the first deal."""
+        count = (len(names) if names is not None else rules.players) if players is None else players
         if names is None:
             names = [f"seat {seat + 1}" for seat in range(count if _is_int(count) else 0)]
         return cls(rules, count, names, first_dealer)
@@ -1119,9 +1121,10 @@ class Match:
 
     def describe(self) -> str:
         """The format in one line, then where the match stands."""
-        return f"{self.format.describe()}.\n{self._status_line()}"
+        return f"{self.format.describe()}.\n{self.status_line()}"
 
-    def _status_line(self) -> str:
+    def status_line(self) -> str:
+        """Where the match stands: the winner, a shared win, or the next deal and its dealer."""
         winners = self.winners
         show = self.format.show_total
         if len(winners) == 1:
@@ -1166,8 +1169,8 @@ class Match:
         if isinstance(self.format, PointsFormat):
             lines.append(("Money", [str(self.money(seat)) for seat in range(self.players)]))
         if self._state.rows:
-            lines.append(f"({_LEGEND})")
-        lines.append(self._status_line())
+            lines.append(f"({LEGEND})")
+        lines.append(self.status_line())
         offers = self.rejoin_offers()
         if offers:
             listed = ", ".join(f"{self._name(offer.seat)} at {offer.total}" for offer in offers)
@@ -1191,4 +1194,4 @@ class Match:
 
 
 def _charge_cell(charge: int, status: Status) -> str:
-    return "out" if status is Status.OUT else f"{charge}{_MARKS[status]}"
+    return "out" if status is Status.OUT else f"{charge}{MARKS[status]}"

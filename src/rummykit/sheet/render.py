@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rummykit.engine.match import (
+    MARKS as match_marks,
+)
+from rummykit.engine.match import (
     Match,
     PointsFormat,
     PoolFormat,
@@ -55,11 +58,14 @@ __all__ = [
 # The one-letter marks of the sheet (the same letters as Match.table_text), with the word each
 # stands for: the HTML gives the word to screen readers, the legend prints it.
 MARKS: Final[Mapping[Status, tuple[str, str]]] = {
-    Status.WINNER: ("W", "winner"),
-    Status.DROPPED: ("D", "drop"),
-    Status.MIDDLE_DROP: ("M", "middle drop"),
-    Status.FULL_COUNT: ("F", "full count"),
-    Status.WRONG_SHOW: ("X", "wrong show"),
+    status: (match_marks[status], word)
+    for status, word in (
+        (Status.WINNER, "winner"),
+        (Status.DROPPED, "drop"),
+        (Status.MIDDLE_DROP, "middle drop"),
+        (Status.FULL_COUNT, "full count"),
+        (Status.WRONG_SHOW, "wrong show"),
+    )
 }
 NOT_PLAYING: Final = "–"  # an out seat's charge cell: it sat the deal out
 COMPEL_TAG: Final = "C"
@@ -195,8 +201,7 @@ def rejoin_sentence(match: Match, record: RejoinRecord) -> str:
 
 
 def _result_line(match: Match) -> str:
-    # Match.describe() is the format's line, a newline, then where the match stands.
-    return match.describe().partition("\n")[2]
+    return match.status_line()
 
 
 def _offers_line(match: Match) -> str:
