@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from rummykit import __version__
-from rummykit.cli import arrange_cmd, sheet_cmd
+from rummykit.cli import arrange_cmd, replay_cmd, sheet_cmd
 
 
 class UsageError(Exception):
@@ -22,6 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rummykit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     arrange_cmd.add_parser(commands)
+    replay_cmd.add_parser(commands)
     sheet_cmd.add_parser(commands)
     return parser
 

@@ -1,0 +1,804 @@
+"""Hand histories: a deal's event log as readable, versioned text, and replay from it.
+
+A hand history is plain UTF-8 text, one item a line, that a person reads at a
+glance and a diff shows line by line.  It holds what it takes to deal the same
+cards again (the rules, the seed, the dealer), every event of the deal in its
+text form (:meth:`rummykit.engine.events.Event.text`), and the result, so a
+reader follows the play and :func:`replay` rebuilds the deal and checks every
+line against what the engine does.  ``docs/hand-history.md`` says the same at
+more length.
+
+A three-seat Nepali deal, played to the end:
+
+>>> from rummykit.engine.cards import parse_card
+>>> from rummykit.engine.deal import ShowDeal
+>>> from rummykit.engine.events import Action
+>>> from rummykit.engine.rules import get_preset
+>>> deal = ShowDeal(get_preset("nepali", players=3), 261)
+>>> for seat, action in [
+...     (1, Action.draw_stock()), (1, Action.throw(parse_card("As"))), (2, Action.drop()),
+...     (0, Action.draw_pile()), (0, Action.show(parse_card("7d"))),
+... ]:
+...     _ = deal.apply(seat, action)
+>>> text = dump(deal, names=["Asha", "Bikash", "Chandra"], match={"id": "m-17", "deal": 1})
+>>> print(text, end="")
+# rummykit hand history 1.0
+rules nepali
+seed 261
+dealer 0
+seats 3
+name 0 Asha
+name 1 Bikash
+name 2 Chandra
+match id=m-17
+match deal=1
+<BLANKLINE>
+0 deal pile 4h cut 10d
+1 draw stock
+1 throw As
+2 drop 20
+0 take As
+0 show 7d: 5s 6s 7s | Js 10c Ks As | 10d 10s 4c | 10c Kc Ac
+<BLANKLINE>
+0 wins (show): 0 80 20
+seat 0 won, charge 0: 5s 6s 7s | Js 10c Ks As | 10d 10s 4c | 10c Kc Ac
+seat 1 in, charge 80: 10h 7s 8s | Ks Kh Kc; loose 2s 3d 4d Qd 3c 7c Jc
+seat 2 dropped, charge 20
+end
+>>> replay(text).events == deal.events
+True
+
+**Header.**  The first line is ``# rummykit hand history MAJOR.MINOR``.  Then,
+in any order: ``rules PRESET``; ``set KEY=VALUE`` for each setting that
+differs from the preset at this many seats (RULES.md's names and values);
+``seed N`` or ``seed "TEXT"`` (a string seed in JSON quotes, since ``7`` and
+``"7"`` shuffle differently); ``dealer SEAT``; ``seats N`` (the ``players``
+setting); ``cap N`` only when the deal's turn cap is not the engine's 2000;
+and, optionally, ``name SEAT NAME`` and ``match KEY=VALUE`` (context such as
+the match id and the deal number).  ``set``, ``name`` and ``match`` repeat;
+the others appear once.
+
+**Events.**  The body starts at the deal line and has one line per event, in
+order: ``DEALER deal pile CARD[ cut CARD]``, ``SEAT draw stock`` (the card
+stays private), ``SEAT take CARD``, ``SEAT throw CARD``, ``SEAT drop COST``,
+``SEAT show CARD: GROUP | GROUP | ...``, ``SEAT wrong show CARD: REASON``, and
+the table's ``stock rebuilt: N cards``.  A show whose groups the seat declared
+(rather than letting the arranger lay them out) ends in `` [declared]``, and
+a declared wrong show in `` [declared: GROUP | ...]``, since the event's text
+alone does not say what was declared.
+
+**Result.**  A finished deal's history then has the end of the deal
+(``WINNER wins (ENDING): CHARGE CHARGE ...``, a charge a seat) and one line a
+seat: ``seat N STATUS, charge C`` with STATUS ``won``, ``in``, ``dropped`` or
+``wrong show``; ``(hand N)`` for a winner's counted hand at a turn limit,
+``(halved from N)`` for a charge an early show halved; and after ``:`` the
+cards the end made public, as groups and ``loose`` cards.  An unfinished
+deal's history has no result: it replays to the same unfinished state.
+
+**End.**  The last line is ``end``: a history without it is cut short.  Blank
+lines and lines starting with ``#`` are comments anywhere before ``end``;
+nothing but blank lines may follow it.  Cards are in the canonical text of
+:mod:`rummykit.engine.cards`.
+
+The seed deals every hand and orders the stock, so a history tells all the
+cards of the deal to whoever replays it: keep a live deal's history from the
+players until the deal is over.
+
+**Versions.**  A minor version only adds: header lines that a reader may skip
+without changing the replay, and new kinds of event lines (the table family's
+actions, say).  A reader reads every minor version of its own major; in a
+history newer than itself it skips header lines it does not know and refuses
+an event line it does not know as needing a newer rummykit (in its own version
+or older, an unknown line is corruption).  A changed line is a new major
+version, and a reader refuses a newer major version, saying so.
+
+:func:`load` refuses anything malformed with :class:`HistoryError`, which
+names the line.  :func:`replay` deals from the seed and applies every recorded
+action through the engine's checked actions; after each one the event the
+engine made must have exactly the recorded text, and at the end the result
+lines must be the engine's.  It returns the whole replayed deal or raises: a
+caller never sees a half-replayed one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Final
+
+from rummykit.engine.arrange import Arranger
+from rummykit.engine.cards import CardError, format_cards, parse_card, parse_cards
+from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, ShowDeal
+from rummykit.engine.events import (
+    Action,
+    DealEnded,
+    DealResult,
+    Ending,
+    Event,
+    Groups,
+    Phase,
+    SeatResult,
+    SeatStatus,
+    Showed,
+    WrongShow,
+)
+from rummykit.engine.rules import Rules, RulesError, format_setting, get_preset, parse_setting
+
+__all__ = [
+    "ACTION_LINES",
+    "FORMAT_VERSION",
+    "TABLE_LINES",
+    "Entry",
+    "History",
+    "HistoryError",
+    "Line",
+    "LineKind",
+    "RecordedResult",
+    "changed_settings",
+    "dump",
+    "load",
+    "replay",
+    "result_lines",
+]
+
+FORMAT_MAJOR: Final = 1
+FORMAT_MINOR: Final = 0
+FORMAT_VERSION: Final = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
+MAGIC: Final = "# rummykit hand history"
+END: Final = "end"
+
+
+class HistoryError(ValueError):
+    """A hand history that cannot be read or does not replay; ``line`` is 1-based."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+# ---------------------------------------------------------------------------- what load returns
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a history: its number (1-based) and its text."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One event line: the event's text as recorded and, for a seat's action, what to apply.
+
+    ``text`` leaves out a line's note (``[declared ...]``), so it is exactly the event's text.
+    ``seat`` is the seat the event names (the dealer for the deal line, ``None`` for a stock
+    rebuild); ``action`` is ``None`` for the table's own events (the deal, a stock rebuild).
+    """
+
+    number: int
+    text: str
+    seat: int | None
+    action: Action | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedResult:
+    """The result lines of a finished deal's history."""
+
+    number: int  # the line of ``text``
+    text: str  # the deal's end, e.g. ``1 wins (show): 0 14 41 80``
+    winner: int
+    ending: Ending
+    charges: tuple[int, ...]
+    seats: tuple[Line, ...]  # one ``seat N ...`` line per seat, in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """A hand history as read by :func:`load`: what to deal, what happened, and how it ended."""
+
+    version: tuple[int, int]
+    rules: Rules
+    seed: int | str
+    dealer: int
+    turn_cap: int
+    names: tuple[str, ...]  # one a seat, "" for a seat without a name
+    match: Mapping[str, str]
+    entries: tuple[Entry, ...]
+    result: RecordedResult | None  # None: the deal was not over
+    end: int  # the line of ``end``
+    rules_line: int  # the ``rules`` line, for errors about the rules as a whole
+
+    @property
+    def actions(self) -> int:
+        """How many seat actions the history records."""
+        return sum(1 for e in self.entries if e.action is not None)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+
+# ---------------------------------------------------------------------------- event lines
+
+# An action line is ``SEAT`` then one of these; a new kind of action (the table family's
+# open, lay off, swap, put back) is one more entry.  ``note`` is the part of a line that is
+# not the event's text; ``build`` turns a match into the action (CardError: a bad card).
+
+
+@dataclass(frozen=True, slots=True)
+class LineKind:
+    """One kind of event line: its pattern and, for a seat's action, how the line becomes it."""
+
+    name: str
+    pattern: re.Pattern[str]
+    build: Callable[[re.Match[str]], Action] | None  # None: the table's own event, not an action
+
+
+def _kind(name: str, pattern: str, build: Callable[[re.Match[str]], Action] | None = None) -> LineKind:
+    return LineKind(name, re.compile(pattern), build)
+
+
+_NOTE: Final = " [declared"
+
+
+def _groups(text: str) -> Groups:
+    return tuple(tuple(parse_cards(g)) for g in text.split("|"))
+
+
+def _show(m: re.Match[str]) -> Action:
+    card = parse_card(m["card"])
+    groups = _groups(m["groups"])  # checked even when not declared, so a bad card is found here
+    return Action.show(card, groups if m["note"] else None)
+
+
+def _wrong_show(m: re.Match[str]) -> Action:
+    declared = m["declared"]
+    return Action.show(parse_card(m["card"]), None if declared is None else _groups(declared))
+
+
+def _throw(m: re.Match[str]) -> Action:
+    return Action.throw(parse_card(m["card"]))
+
+
+def _take(m: re.Match[str]) -> Action:
+    parse_card(m["card"])  # which card the replay checks; a line naming no card is refused here
+    return Action.draw_pile()
+
+
+_SEAT: Final = r"(?P<seat>\d+) "
+_CARD: Final = r"(?P<card>\S+)"
+
+ACTION_LINES: Final[tuple[LineKind, ...]] = (
+    _kind("draw stock", _SEAT + r"draw stock", lambda m: Action.draw_stock()),
+    _kind("take", _SEAT + r"take " + _CARD, _take),
+    _kind("throw", _SEAT + r"throw " + _CARD, _throw),
+    _kind("drop", _SEAT + r"drop \d+", lambda m: Action.drop()),
+    _kind("show", _SEAT + r"show " + _CARD + r": (?P<groups>.+?)(?P<note> \[declared\])?", _show),
+    _kind(
+        "wrong show",
+        _SEAT + r"wrong show " + _CARD + r": .+?(?P<note> \[declared: (?P<declared>[^\]]+)\])?",
+        _wrong_show,
+    ),
+)
+TABLE_LINES: Final[tuple[LineKind, ...]] = (
+    _kind("deal", _SEAT + r"deal pile \S+(?: cut \S+)?"),
+    _kind("stock rebuilt", r"stock rebuilt: \d+ cards"),
+)
+_DEAL: Final = TABLE_LINES[0]
+_WINS: Final = re.compile(r"(?P<seat>\d+) wins \((?P<ending>[a-z ]+)\): (?P<charges>\d+(?: \d+)*)")
+_SEAT_LINE: Final = re.compile(
+    r"seat (?P<seat>\d+) (?P<status>won|in|dropped|wrong show), charge (?P<charge>\d+)"
+    r"(?: \((?:hand|halved from) \d+\))?(?:: (?P<cards>.+))?"
+)
+_STATUS_WORDS: Final = {SeatStatus.IN: "in", SeatStatus.DROPPED: "dropped", SeatStatus.OUT: "wrong show"}
+
+
+def _event_line(event: Event) -> str:
+    """An event's line: its text, and a show's declaration where the text alone does not tell it."""
+    text = event.text()
+    if isinstance(event, Showed) and event.declared is not None:
+        return text + _NOTE + "]"
+    if isinstance(event, WrongShow) and event.declared is not None:
+        return f"{text}{_NOTE}: {_groups_text(event.declared)}]"
+    return text
+
+
+def _groups_text(groups: Groups) -> str:
+    return " | ".join(format_cards(g) for g in groups)
+
+
+def _seat_line(s: SeatResult, halved: bool) -> str:
+    text = f"seat {s.seat} {'won' if s.won else _STATUS_WORDS[s.status]}, charge {s.charge}"
+    if s.hand_charge is not None and s.hand_charge != s.charge:
+        text += f" (halved from {s.hand_charge})" if halved and not s.won else f" (hand {s.hand_charge})"
+    parts = []
+    if s.groups:
+        parts.append(_groups_text(s.groups))
+    if s.loose:
+        parts.append("loose " + format_cards(s.loose))
+    return text + (": " + "; ".join(parts) if parts else "")
+
+
+def result_lines(result: DealResult) -> list[str]:
+    """A finished deal's result lines: the deal's end, then one line per seat."""
+    head = DealEnded(seq=0, seat=None, result=result).text()  # the event's own text form
+    return [head, *(_seat_line(s, result.halved) for s in result.seats)]
+
+
+# ---------------------------------------------------------------------------- dump
+
+
+def _base_rules(preset: str, players: int) -> Rules:
+    """What the ``rules`` and ``seats`` lines alone give; ``set`` lines say what differs."""
+    base = get_preset(preset)
+    try:
+        return base.replace(players=players)
+    except RulesError:
+        return base  # the preset at this many seats needs the set lines to be playable at all
+
+
+def _rules_from(preset: str, players: int, changes: Mapping[str, object]) -> Rules:
+    # One step, as _base_rules does it: a pack count in the set lines counts as set by hand.
+    return get_preset(preset).replace(players=players, **changes)
+
+
+def changed_settings(rules: Rules) -> dict[str, str]:
+    """The settings (as text) in which ``rules`` differ from its preset at its number of seats."""
+    base = _base_rules(rules.preset, rules.players)
+    return {
+        key: format_setting(key, value)
+        for key, value in rules.settings().items()
+        if key != "players" and value != getattr(base, key)
+    }
+
+
+def _turn_cap(deal: Deal) -> int:
+    """The smallest ``turn_cap`` that gives a deal of these rules the deal's turn limit and ending."""
+    limit, rule = deal.turn_limit, deal.rules.turn_limit
+    if rule is not None and limit == rule:
+        return max(limit, TURN_CAP)  # the rules' limit ends the deal; any cap above it will do
+    return limit
+
+
+def _seed_text(seed: int | str) -> str:
+    # A string in JSON quotes, ASCII only: "7" and 7 shuffle differently, and no seed breaks a line.
+    return json.dumps(seed) if isinstance(seed, str) else str(seed)
+
+
+def _one_line(what: str, text: str) -> str:
+    if not text or text != text.strip() or not text.isprintable():
+        raise ValueError(f"{what} must be printable text on one line, without spaces at its ends: {text!r}")
+    return text
+
+
+_MATCH_KEY: Final = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _match_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _check_dealt_from_seed(deal: Deal, cap: int) -> None:
+    """Refuse a deal whose cards did not come from its seed (a stacked shoe): it would not replay."""
+    if isinstance(deal, ShowDeal):
+        fresh: Deal = ShowDeal(
+            deal.rules, deal.seed, dealer=deal.dealer, turn_cap=cap, arranger=deal.arranger
+        )
+    else:
+        fresh = type(deal)(deal.rules, deal.seed, dealer=deal.dealer, turn_cap=cap)
+    if fresh.events[0] != deal.events[0]:
+        raise ValueError(
+            "this deal was not dealt from its seed (a stacked shoe?): its history would not replay"
+        )
+
+
+def dump(
+    deal: Deal,
+    *,
+    names: Sequence[str] | None = None,
+    match: Mapping[str, object] | None = None,
+) -> str:
+    """The hand history of ``deal``, finished or not.
+
+    ``names`` gives one name a seat (``""`` for none); ``match`` is context such as the match id
+    and the deal number, written as ``match KEY=VALUE`` lines and given back by :func:`load`.
+    """
+    rules = deal.rules
+    cap = _turn_cap(deal)
+    _check_dealt_from_seed(deal, cap)
+    lines = [f"{MAGIC} {FORMAT_VERSION}", f"rules {rules.preset}"]
+    lines += [f"set {key}={text}" for key, text in changed_settings(rules).items()]
+    lines += [f"seed {_seed_text(deal.seed)}", f"dealer {deal.dealer}", f"seats {rules.players}"]
+    if cap != TURN_CAP:
+        lines.append(f"cap {cap}")
+    if names is not None:
+        if len(names) != rules.players:
+            raise ValueError(f"{len(names)} names for {rules.players} seats")
+        lines += [f"name {s} {_one_line('a name', n)}" for s, n in enumerate(names) if n]
+    for key, value in (match or {}).items():
+        if not _MATCH_KEY.fullmatch(key):
+            raise ValueError(f"a match key is letters, digits, '_', '.' or '-', not {key!r}")
+        lines.append(f"match {key}={_one_line('a match value', _match_value(value))}")
+    lines.append("")
+    lines += [_event_line(e) for e in deal.events if not isinstance(e, DealEnded)]
+    if deal.result is not None:
+        lines.append("")
+        lines += result_lines(deal.result)
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- load
+
+
+def _lines(text: str) -> tuple[list[str], bool]:
+    """The lines of ``text``, and whether the text ends with a newline."""
+    raw = text.removeprefix("\ufeff").split("\n")
+    newline_at_end = raw[-1] == ""
+    if newline_at_end:
+        raw.pop()
+    lines = [line.removesuffix("\r") for line in raw]  # a history saved with CRLF line ends
+    if not lines or not lines[0].strip():
+        raise HistoryError(1, f"empty: a hand history begins with '{MAGIC} {FORMAT_VERSION}'")
+    return lines, newline_at_end
+
+
+def _version(first: str) -> tuple[int, int]:
+    m = re.fullmatch(re.escape(MAGIC) + r" (\d+)\.(\d+)\s*", first)
+    if m is None:
+        if first.startswith(MAGIC):
+            raise HistoryError(1, f"the format version must be MAJOR.MINOR, as in '{MAGIC} {FORMAT_VERSION}'")
+        raise HistoryError(1, f"not a rummykit hand history: it begins with '{MAGIC} {FORMAT_VERSION}'")
+    major, minor = int(m[1]), int(m[2])
+    if major > FORMAT_MAJOR:
+        raise HistoryError(
+            1,
+            f"this hand history is format {major}.{minor}, newer than this rummykit reads "
+            f"({FORMAT_MAJOR}.x): a newer rummykit is needed to replay it",
+        )
+    if major < 1:
+        raise HistoryError(1, f"format {major}.{minor} is no format rummykit ever wrote")
+    return major, minor
+
+
+def _skip(line: str) -> bool:
+    """Blank lines and comments."""
+    return not line.strip() or line.lstrip().startswith("#")
+
+
+def _end_line(lines: list[str], newline_at_end: bool) -> int:
+    """The index of the ``end`` line, after refusing a cut-short history and text after ``end``."""
+    for i, line in enumerate(lines):
+        if line.strip() == END:
+            for j in range(i + 1, len(lines)):
+                if lines[j].strip():
+                    raise HistoryError(j + 1, f"text after the end of the history: {lines[j]!r}")
+            return i
+    if not newline_at_end:
+        raise HistoryError(len(lines), "the history is cut off in the middle of this line (no 'end' line)")
+    raise HistoryError(len(lines), "the history is cut short: it stops here without its 'end' line")
+
+
+def _int(text: str, number: int, what: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise HistoryError(number, f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+class _Header:
+    """The header lines as they are read, checked once the body starts."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.newer = version[1] > FORMAT_MINOR and version[0] == FORMAT_MAJOR
+        self.once: dict[str, tuple[int, str]] = {}  # key -> (line, value text)
+        self.sets: dict[str, tuple[int, object]] = {}
+        self.names: dict[int, tuple[int, str]] = {}
+        self.match: dict[str, str] = {}
+
+    def read(self, number: int, line: str) -> None:
+        key, _, value = line.partition(" ")
+        value = value.strip()
+        if key in ("rules", "seed", "dealer", "seats", "cap"):
+            if key in self.once:
+                raise HistoryError(number, f"a second '{key}' line (the first is line {self.once[key][0]})")
+            self.once[key] = (number, value)
+        elif key == "set":
+            self._set(number, value)
+        elif key == "name":
+            seat, _, name = value.partition(" ")
+            s = _int(seat, number, "a name line's seat")
+            if s in self.names:
+                raise HistoryError(number, f"a second name for seat {s}")
+            if not name.strip():
+                raise HistoryError(number, "a name line is 'name SEAT NAME'")
+            self.names[s] = (number, name.strip())
+        elif key == "match":
+            k, eq, v = value.partition("=")
+            if not eq or not _MATCH_KEY.fullmatch(k):
+                raise HistoryError(number, f"a match line is 'match KEY=VALUE', not {line!r}")
+            if k in self.match:
+                raise HistoryError(number, f"a second match line for {k!r}")
+            self.match[k] = v.strip()
+        elif not self.newer:  # a newer minor version may add header lines: skip those
+            raise HistoryError(number, f"unknown header line {line!r}")
+
+    def _set(self, number: int, value: str) -> None:
+        key, eq, text = value.partition("=")
+        key = key.strip()
+        if not eq:
+            raise HistoryError(number, f"a set line is 'set KEY=VALUE', not 'set {value}'")
+        try:
+            parsed = parse_setting(key, text)
+        except RulesError as e:
+            raise HistoryError(number, str(e)) from None
+        name = key.lower().replace("-", "_")
+        if name == "players":
+            raise HistoryError(number, "the number of players is the 'seats' line, not a setting")
+        if name in self.sets:
+            raise HistoryError(number, f"{name} is set twice (first on line {self.sets[name][0]})")
+        self.sets[name] = (number, parsed)
+
+    def need(self, key: str, at: int) -> tuple[int, str]:
+        if key not in self.once:
+            raise HistoryError(at, f"the header has no '{key}' line")
+        return self.once[key]
+
+    def rules(self, at: int) -> Rules:
+        rules_at, preset = self.need("rules", at)
+        seats_at, seats_text = self.need("seats", at)
+        seats = _int(seats_text, seats_at, "seats")
+        try:
+            get_preset(preset)
+        except RulesError as e:
+            raise HistoryError(rules_at, str(e)) from None
+        changes = {name: value for name, (_, value) in self.sets.items()}
+        try:
+            return _rules_from(preset, seats, changes)
+        except RulesError as e:
+            # Blame the set line the message names, else the last line that made the rules.
+            blamed = [n for name, (n, _) in self.sets.items() if str(e).startswith(f"{name}=")]
+            if not blamed and str(e).startswith("players="):
+                blamed = [seats_at]
+            lines = [rules_at, seats_at, *(n for n, _ in self.sets.values())]
+            raise HistoryError(blamed[0] if blamed else max(lines), str(e)) from None
+
+    def seed(self, at: int) -> int | str:
+        number, text = self.need("seed", at)
+        if re.fullmatch(r"-?[0-9]+", text):
+            return int(text)
+        if text.startswith('"'):
+            try:
+                seed = json.loads(text)
+            except ValueError:
+                seed = None
+            if isinstance(seed, str):
+                return seed
+        raise HistoryError(number, f"a seed is a whole number or a string in double quotes, not {text!r}")
+
+
+def _parse_event(number: int, line: str, players: int, version: tuple[int, int]) -> Entry:
+    for kind in ACTION_LINES + TABLE_LINES:
+        m = kind.pattern.fullmatch(line)
+        if m is None:
+            continue
+        seat: int | None = None
+        if "seat" in kind.pattern.groupindex:
+            seat = int(m["seat"])
+            if seat >= players:
+                raise HistoryError(number, f"no seat {seat} at this table (seats 0 to {players - 1})")
+        text = line
+        if "note" in kind.pattern.groupindex and m["note"] is not None:
+            text = line[: m.start("note")] + line[m.end("note") :]
+        if kind.build is None:
+            return Entry(number, text, seat, None)
+        try:
+            action = kind.build(m)
+        except CardError as e:
+            raise HistoryError(number, f"{line!r}: {e}") from None
+        return Entry(number, text, seat, action)
+    if version[1] > FORMAT_MINOR:  # a newer minor version may add kinds of lines
+        raise HistoryError(
+            number,
+            f"{line!r} is no line this rummykit knows, and the history is format {version[0]}.{version[1]}, "
+            f"newer than {FORMAT_VERSION}: a newer rummykit is needed to replay it",
+        )
+    raise HistoryError(number, f"not an action or an event of a deal: {line!r}")
+
+
+def _parse_result(number: int, line: str, players: int) -> RecordedResult | None:
+    m = _WINS.fullmatch(line)
+    if m is None:
+        return None
+    try:
+        ending = Ending(m["ending"])
+    except ValueError:
+        raise HistoryError(number, f"unknown ending {m['ending']!r}") from None
+    charges = tuple(int(c) for c in m["charges"].split())
+    winner = int(m["seat"])
+    if len(charges) != players or winner >= players:
+        raise HistoryError(number, f"a result names a winner and one charge a seat, for {players} seats")
+    return RecordedResult(number, line, winner, ending, charges, ())
+
+
+def _seat_lines(
+    lines: list[str], start: int, end: int, result: RecordedResult, players: int
+) -> tuple[Line, ...]:
+    seats: list[Line] = []
+    for i in range(start, end):
+        line = lines[i].strip()
+        if _skip(lines[i]):
+            continue
+        m = _SEAT_LINE.fullmatch(line)
+        if m is None:
+            raise HistoryError(i + 1, f"expected a seat's result ('seat N ...') or 'end', not {line!r}")
+        s = int(m["seat"])
+        if s != len(seats) or s >= players:
+            raise HistoryError(i + 1, f"expected the result of seat {len(seats)}, not of seat {s}")
+        if int(m["charge"]) != result.charges[s]:
+            raise HistoryError(
+                i + 1,
+                f"seat {s}'s charge {m['charge']} is not the {result.charges[s]} of line {result.number}",
+            )
+        if (m["status"] == "won") != (s == result.winner):
+            raise HistoryError(i + 1, f"seat {result.winner} won, as line {result.number} says")
+        if m["cards"] is not None:
+            try:
+                for part in m["cards"].split(";"):
+                    _groups(part.strip().removeprefix("loose "))
+            except CardError as e:
+                raise HistoryError(i + 1, str(e)) from None
+        seats.append(Line(i + 1, line))
+    if len(seats) != players:
+        raise HistoryError(end + 1, f"the result has {len(seats)} seat lines for {players} seats")
+    return tuple(seats)
+
+
+def load(text: str) -> History:
+    """Read a hand history; :class:`HistoryError` names the line of the first problem."""
+    lines, newline_at_end = _lines(text)
+    version = _version(lines[0].strip())
+    end = _end_line(lines, newline_at_end)
+
+    # The header: everything up to the deal line.
+    header = _Header(version)
+    i = 1
+    while i < end:
+        line = lines[i].strip()
+        if not _skip(lines[i]):
+            if _DEAL.pattern.fullmatch(line):
+                break
+            if line[0].isdigit():
+                raise HistoryError(i + 1, f"expected the deal line ('0 deal pile ...') first, not {line!r}")
+            header.read(i + 1, line)
+        i += 1
+    at = i + 1  # the deal line (or the end line): missing header lines are reported there
+    rules = header.rules(at)
+    players = rules.players
+    seed = header.seed(at)
+    dealer_at, dealer_text = header.need("dealer", at)
+    dealer = _int(dealer_text, dealer_at, "the dealer")
+    if dealer >= players:
+        raise HistoryError(dealer_at, f"dealer {dealer} is no seat at this table (seats 0 to {players - 1})")
+    cap = TURN_CAP
+    if "cap" in header.once:
+        cap_at, cap_text = header.once["cap"]
+        cap = _int(cap_text, cap_at, "the turn cap")
+        if cap < 1:
+            raise HistoryError(cap_at, "the turn cap is at least 1")
+    names = [""] * players
+    for s, (number, name) in header.names.items():
+        if s >= players:
+            raise HistoryError(number, f"no seat {s} at this table (seats 0 to {players - 1})")
+        names[s] = name
+    if i == end:
+        raise HistoryError(end + 1, "the history has no deal line ('0 deal pile ...')")
+
+    # The body: one line per event, then the result lines of a finished deal.
+    entries: list[Entry] = []
+    result: RecordedResult | None = None
+    for j in range(i, end):
+        if _skip(lines[j]):
+            continue
+        line = lines[j].strip()
+        result = _parse_result(j + 1, line, players)
+        if result is not None:
+            result = replace(result, seats=_seat_lines(lines, j + 1, end, result, players))
+            break
+        entries.append(_parse_event(j + 1, line, players, version))
+    return History(
+        version=version,
+        rules=rules,
+        seed=seed,
+        dealer=dealer,
+        turn_cap=cap,
+        names=tuple(names),
+        match=MappingProxyType(dict(header.match)),
+        entries=tuple(entries),
+        result=result,
+        end=end + 1,
+        rules_line=header.once["rules"][0],
+    )
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _waiting(deal: Deal) -> str:
+    seat = deal.to_play
+    if seat is None:
+        return "the deal is over"
+    return f"seat {seat} is to {'draw' if deal.phase is Phase.DRAW else 'throw'}"
+
+
+def _mismatch(entry: Entry, event: Event, history: History) -> HistoryError:
+    if isinstance(event, DealEnded):
+        return HistoryError(entry.number, f"{entry.text!r}, but the deal is over: {event.text()!r}")
+    problem = f"{entry.text!r} is not what happened: the deal has {event.text()!r} here"
+    if event.seq == 0:
+        problem += (
+            f" (seed {_seed_text(history.seed)}, the rules and dealer {history.dealer} "
+            "in the header do not deal this history)"
+        )
+    return HistoryError(entry.number, problem)
+
+
+def replay(source: str | History, *, arranger: Arranger | None = None) -> ShowDeal:
+    """The deal a hand history records, replayed through the engine and checked line by line.
+
+    Raises :class:`HistoryError` (naming the line) when the text is malformed, an action is not
+    legal, an event is not the recorded one, or the result differs; nothing half-replayed is
+    ever returned.  Pass ``arranger`` to share one between replays of the same rules.
+    """
+    history = load(source) if isinstance(source, str) else source
+    rules = history.rules
+    if not rules.is_show:
+        raise HistoryError(
+            history.rules_line, f"{rules.preset} is a table game: its deals cannot be replayed yet"
+        )
+    if arranger is not None and arranger.rules != rules:
+        arranger = None  # built for other rules: the deal makes its own
+    deal = ShowDeal(rules, history.seed, dealer=history.dealer, turn_cap=history.turn_cap, arranger=arranger)
+    matched = 0  # the engine's events matched to lines so far
+    for entry in history.entries:
+        events = deal.events_since(matched)
+        if entry.action is not None:
+            if events:  # the table had something to say first (a rebuild, the end of the deal)
+                raise _mismatch(entry, events[0], history)
+            assert entry.seat is not None
+            try:
+                deal.apply(entry.seat, entry.action)
+            except IllegalAction as e:
+                raise HistoryError(entry.number, f"{entry.text!r} cannot be played: {e.reason}") from None
+            events = deal.events_since(matched)
+        if not events:
+            raise HistoryError(entry.number, f"{entry.text!r} did not happen here: {_waiting(deal)}")
+        if events[0].text() != entry.text:
+            raise _mismatch(entry, events[0], history)
+        matched += 1
+
+    pending = deal.events_since(matched)
+    recorded = history.result
+    if recorded is None:
+        if pending:
+            raise HistoryError(
+                history.end, f"the history stops, but the deal goes on with {pending[0].text()!r}"
+            )
+        return deal
+    if not pending:
+        raise HistoryError(recorded.number, f"the history records a result, but {_waiting(deal)}")
+    if not isinstance(pending[0], DealEnded):
+        raise HistoryError(recorded.number, f"the deal has {pending[0].text()!r} here, not the result")
+    assert deal.result is not None
+    expected = result_lines(deal.result)
+    for line, want in zip((Line(recorded.number, recorded.text), *recorded.seats), expected, strict=True):
+        if line.text != want:
+            raise HistoryError(line.number, f"the result differs: the deal gives {want!r}")
+    return deal
