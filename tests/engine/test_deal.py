@@ -729,8 +729,7 @@ def test_play_out_and_replay_give_the_same_log() -> None:
 
 def test_new_deal_picks_the_family() -> None:
     assert isinstance(new_deal(NEPALI, 3), ShowDeal)
-    with pytest.raises(NotImplementedError):
-        new_deal(get_preset("rummy40"), 3)
+    assert new_deal(get_preset("rummy40"), 3).family == "table"
     with pytest.raises(ValueError, match="show family"):
         ShowDeal(get_preset("rummy40"), 3)
 

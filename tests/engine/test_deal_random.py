@@ -138,7 +138,7 @@ def random_action(rng: random.Random, deal: ShowDeal) -> tuple[int, Action]:
     """Anything at all, mostly near-misses: wrong seat, wrong phase, a card not held."""
     n = deal.players
     seat = rng.randrange(n) if rng.random() < 0.9 else rng.choice([-1, n, n + 5])
-    kind = rng.choice(list(ActionKind))
+    kind = rng.choice(list(ActionKind)[:5])  # the show family's kinds (the table family's follow)
     hand = deal._hands[seat] if 0 <= seat < n else []
     r = rng.random()
     if hand and r < 0.5:

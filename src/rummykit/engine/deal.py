@@ -62,6 +62,7 @@ from rummykit.engine.events import (
     SeatStatus,
     Showed,
     StockRebuilt,
+    TableMeld,
     Threw,
     TookPile,
     WrongShow,
@@ -326,6 +327,28 @@ class Deal(ABC):
     def drop_cost(self, seat: int) -> int | None:
         """What dropping would cost ``seat`` now; ``None`` where a family or table has no dropping."""
         return None
+
+    # The table family's public state (see TableDeal); empty for the show family.
+
+    @property
+    def melds(self) -> tuple[TableMeld, ...]:
+        """The melds on the table, by id (table family)."""
+        return ()
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Per seat, whether it has opened (table family)."""
+        return ()
+
+    @property
+    def pile_due(self) -> int | None:
+        """The kind taken from the pile this turn that must still go down (table family)."""
+        return None
+
+    @property
+    def owed_jokers(self) -> int:
+        """Jokers freed by swaps this turn that must still go down (table family)."""
+        return 0
 
     def is_wild(self, k: int) -> bool:
         """A printed joker, or a card of the deal's wild rank."""
@@ -998,7 +1021,9 @@ def new_deal(rules: Rules, seed: Seed = 0, *, dealer: int = 0, turn_cap: int = T
     """A deal of the family the rules name."""
     if rules.is_show:
         return ShowDeal(rules, seed, dealer=dealer, turn_cap=turn_cap)
-    raise NotImplementedError("the table family's deal is not built yet")
+    from rummykit.engine.table_deal import TableDeal  # here: table_deal imports this module
+
+    return TableDeal(rules, seed, dealer=dealer, turn_cap=turn_cap)
 
 
 def stacked_shoe(

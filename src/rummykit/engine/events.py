@@ -32,11 +32,17 @@ __all__ = [
     "Dropped",
     "Ending",
     "Event",
+    "LaidDown",
+    "LaidOff",
+    "Opened",
     "Phase",
+    "PutBack",
     "SeatResult",
     "SeatStatus",
     "Showed",
     "StockRebuilt",
+    "Swapped",
+    "TableMeld",
     "Threw",
     "TookPile",
     "WrongShow",
@@ -59,6 +65,12 @@ class ActionKind(StrEnum):
     DRAW_PILE = "draw pile"
     THROW = "throw"
     SHOW = "show"
+    # the table family (Rummy 40, Remi 51)
+    OPEN = "open"
+    LAY_DOWN = "lay down"
+    LAY_OFF = "lay off"
+    SWAP = "swap"
+    PUT_BACK = "put back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +78,16 @@ class Action:
     """One thing a seat may do; ``card`` is a card kind (throw, and the show's finishing card).
 
     ``groups`` is a show's declaration (kinds); ``None`` lets the arranger lay the hand out.
+    The table family: ``groups`` are an opening's melds, ``cards`` a new meld or the cards
+    laid off, ``meld`` the id of the meld on the table laid off onto or swapped from, and
+    ``card`` the natural card a swap puts in the joker's place.
     """
 
     kind: ActionKind
     card: int | None = None
     groups: Groups | None = None
+    meld: int | None = None
+    cards: tuple[int, ...] | None = None
 
     @staticmethod
     def drop() -> Action:
@@ -96,7 +113,41 @@ class Action:
             return _SHOWS[card]
         return Action(ActionKind.SHOW, card, None if groups is None else tuple(tuple(g) for g in groups))
 
+    @staticmethod
+    def open(melds: Sequence[Sequence[int]]) -> Action:
+        """Open with these melds, all in one action (table family)."""
+        return Action(ActionKind.OPEN, groups=tuple(tuple(m) for m in melds))
+
+    @staticmethod
+    def lay_down(cards: Sequence[int]) -> Action:
+        """Lay a new meld down, after opening (table family)."""
+        return Action(ActionKind.LAY_DOWN, cards=tuple(cards))
+
+    @staticmethod
+    def lay_off(meld: int, cards: Sequence[int]) -> Action:
+        """Add cards to meld ``meld`` on the table, yours or a rival's (table family)."""
+        return Action(ActionKind.LAY_OFF, meld=meld, cards=tuple(cards))
+
+    @staticmethod
+    def swap(meld: int, card: int) -> Action:
+        """Put ``card`` in the place of a joker of meld ``meld``; the joker comes to the hand."""
+        return Action(ActionKind.SWAP, card=card, meld=meld)
+
+    @staticmethod
+    def put_back() -> Action:
+        """Return the card just taken from the pile, before anything else (table family)."""
+        return _PUT_BACK
+
     def __str__(self) -> str:
+        kind = self.kind
+        if kind is ActionKind.OPEN:
+            return f"open {_groups_text(self.groups or ())}"
+        if kind is ActionKind.LAY_DOWN:
+            return f"lay down {format_cards(self.cards or ())}"
+        if kind is ActionKind.LAY_OFF:
+            return f"lay off {self.meld} {format_cards(self.cards or ())}"
+        if kind is ActionKind.SWAP:
+            return f"swap {self.meld} {format_card(self.card) if self.card is not None else '?'}"
         if self.card is None:
             return str(self.kind)
         text = f"{self.kind} {format_card(self.card)}"
@@ -110,6 +161,7 @@ _DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
 _DRAW_PILE = Action(ActionKind.DRAW_PILE)
 _THROWS = tuple(Action(ActionKind.THROW, k) for k in range(KINDS))
 _SHOWS = tuple(Action(ActionKind.SHOW, k) for k in range(KINDS))
+_PUT_BACK = Action(ActionKind.PUT_BACK)
 
 
 def _groups_text(groups: Groups) -> str:
@@ -124,6 +176,7 @@ class Ending(StrEnum):
     TURN_LIMIT = "turn limit"  # the rules' turn_limit (Nepali 250): every hand shown as it stands
     CAP = "cap"  # the engine's hard cap on turns, ended the same way as the turn limit
     BLOCKED = "blocked"  # the stock ran out with no rebuild left (stock_rebuilds), ended the same way
+    OUT = "out"  # table family: a seat went out (emptied its hand)
 
 
 class SeatStatus(StrEnum):
@@ -174,7 +227,8 @@ class DealResult:
     dealer: int
     turns: int  # completed turns across the table (drops and wrong shows count)
     halved: bool  # an early show halved the hand charges
-    finish_card: int | None  # the winner's finishing card, for a show
+    finish_card: int | None  # the winner's finishing card, for a show (table family: the last throw)
+    doubled: bool = False  # table family: Hand Rummy, or Remi's -40 (closing on a joker, handling)
 
     @property
     def charges(self) -> tuple[int, ...]:
@@ -192,6 +246,26 @@ class DealResult:
     @property
     def wrong_shows(self) -> tuple[bool, ...]:
         return tuple(s.wrong_show for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table (table family), public: its id (1, 2, … in the order laid down), the
+    seat that laid it down, ``run`` or ``set``, its cards in order (runs low to high, jokers in
+    their slots) and the natural card each plays as."""
+
+    id: int
+    owner: int
+    kind: str
+    cards: tuple[int, ...]
+    stands_for: tuple[int, ...]
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for k in self.cards if k % KINDS == 52)
+
+    def text(self) -> str:
+        return format_cards(self.cards)
 
 
 # ---------------------------------------------------------------------------- events
@@ -376,3 +450,88 @@ class DealEnded(Event):
     def text(self) -> str:
         r = self.result
         return f"{r.winner} wins ({r.ending}): {' '.join(str(c) for c in r.charges)}"
+
+
+# ---------------------------------------------------------------------------- table family
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Opened(Event):
+    """``seat`` opened: ``melds`` went down together, worth ``points`` (``waived``: short of the
+    threshold, allowed because the opening left 0 or 1 cards)."""
+
+    seat: int
+    melds: tuple[TableMeld, ...]
+    points: int
+    waived: bool = False
+
+    @property
+    def action(self) -> Action:
+        return Action.open([m.cards for m in self.melds])
+
+    def text(self) -> str:
+        return f"{self.seat} open {_groups_text(tuple(m.cards for m in self.melds))} ({self.points})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LaidDown(Event):
+    """``seat`` laid a new meld down after opening."""
+
+    seat: int
+    meld: TableMeld
+
+    @property
+    def action(self) -> Action:
+        return Action.lay_down(self.meld.cards)
+
+    def text(self) -> str:
+        return f"{self.seat} lay down {self.meld.text()}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LaidOff(Event):
+    """``seat`` laid ``cards`` off onto meld ``meld_id``; ``meld`` is that meld now."""
+
+    seat: int
+    meld_id: int
+    cards: tuple[int, ...]
+    meld: TableMeld
+
+    @property
+    def action(self) -> Action:
+        return Action.lay_off(self.meld_id, self.cards)
+
+    def text(self) -> str:
+        return f"{self.seat} lay off {self.meld_id} {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Swapped(Event):
+    """``seat`` put ``card`` in a joker's slot of meld ``meld_id`` and took the joker."""
+
+    seat: int
+    meld_id: int
+    card: int
+    meld: TableMeld
+
+    @property
+    def action(self) -> Action:
+        return Action.swap(self.meld_id, self.card)
+
+    def text(self) -> str:
+        return f"{self.seat} swap {self.meld_id} {format_card(self.card)}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PutBack(Event):
+    """``seat`` returned ``card``, just taken from the pile, to the pile's top."""
+
+    seat: int
+    card: int
+
+    @property
+    def action(self) -> Action:
+        return Action.put_back()
+
+    def text(self) -> str:
+        return f"{self.seat} put back"

@@ -8,14 +8,19 @@ seat's card count and status, the stock count, whose turn and which phase.  A
 its legal actions.  Neither ever carries another seat's cards or the stock's
 order.  Once the deal is over, ``result`` holds what the table turned face up:
 the shown hand and every hand that was counted (never a dropped hand).
+
+The table family adds the public melds on the table (``melds``), who has opened
+(``opened``), and what the seat to play still owes this turn: the card it took
+from the pile (``pile_due``) and jokers freed by a swap (``owed_jokers``).  The
+show family leaves them empty.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rummykit.engine.events import Action, DealResult, Phase, SeatStatus
+from rummykit.engine.events import Action, DealResult, Phase, SeatStatus, TableMeld
 from rummykit.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -47,6 +52,11 @@ class SpectatorView:
     took: tuple[tuple[int, ...], ...]  # per seat, the kinds taken from the pile this deal
     thrown: tuple[tuple[int, ...], ...]  # per seat, the kinds thrown this deal
     result: DealResult | None  # once over: the charges and the hands turned face up
+    # the table family (keyword-only, so the show family's positional fields stay as they were)
+    melds: tuple[TableMeld, ...] = field(default=(), kw_only=True)  # on the table, by id
+    opened: tuple[bool, ...] = field(default=(), kw_only=True)  # per seat
+    pile_due: int | None = field(default=None, kw_only=True)  # the pile card still to meld
+    owed_jokers: int = field(default=0, kw_only=True)  # freed jokers still to lay down
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +123,21 @@ def _public(deal: Deal) -> _Public:
     )
 
 
+def _table(deal: Deal) -> dict[str, object]:
+    """The table family's public fields (empty for the show family)."""
+    if not deal.rules.is_table:
+        return {}
+    return {
+        "melds": deal.melds,
+        "opened": deal.opened,
+        "pile_due": deal.pile_due,
+        "owed_jokers": deal.owed_jokers,
+    }
+
+
 def spectator_view(deal: Deal) -> SpectatorView:
     """The view of someone watching, who sees no hand at all."""
-    return SpectatorView(*_public(deal))
+    return SpectatorView(*_public(deal), **_table(deal))  # type: ignore[arg-type]
 
 
 def seat_view(deal: Deal, seat: int) -> SeatView:
@@ -130,4 +152,5 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
         drawn=deal.drawn if mine else None,
         drop_cost=deal.drop_cost(seat),
         legal=tuple(deal.legal_actions(seat)) if mine else (),
+        **_table(deal),  # type: ignore[arg-type]
     )
