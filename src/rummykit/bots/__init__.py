@@ -1,0 +1,60 @@
+"""Players that sit at a table: the contract, the baseline bots, and making one by name.
+
+>>> from rummykit.bots import make_player, BOT_NAMES
+>>> BOT_NAMES
+('random', 'greedy')
+>>> make_player("greedy", seed=7).name
+'greedy'
+>>> make_player("clever", seed=7)
+Traceback (most recent call last):
+...
+rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Final
+
+from rummykit.bots.base import (
+    BasePlayer,
+    BotError,
+    Player,
+    RejoinPolicy,
+    Seed,
+    play_deal,
+    play_match,
+    rejoin_always,
+)
+from rummykit.bots.baseline import GreedyPlayer, RandomPlayer
+
+__all__ = [
+    "BOTS",
+    "BOT_NAMES",
+    "BasePlayer",
+    "BotError",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "RejoinPolicy",
+    "make_player",
+    "play_deal",
+    "play_match",
+    "rejoin_always",
+]
+
+# Every bot by name: a later issue adds the difficulty levels here.
+BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
+    {"random": RandomPlayer, "greedy": GreedyPlayer}
+)
+BOT_NAMES: Final[tuple[str, ...]] = tuple(BOTS)
+
+
+def make_player(name: str, seed: Seed) -> Player:
+    """The bot called ``name`` (any case, surrounding spaces ignored), seeded with ``seed``."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    make = BOTS.get(key) if isinstance(key, str) else None
+    if make is None:
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+    return make(seed)
