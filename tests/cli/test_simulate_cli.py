@@ -152,7 +152,6 @@ def test_histories_of_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]
             ["--deals", "5", "--matches", "2"],
             "give --deals (single deals) or --matches (whole matches), not both",
         ),
-        (["--rules", "rummy40"], "rummy40 is a table game; simulate plays the show family for now"),
         (["--set", "colour=red"], "unknown setting 'colour'"),
     ],
 )
@@ -191,3 +190,15 @@ def test_the_real_command(tmp_path: Path) -> None:
     assert bad.stderr.strip() == "rummykit simulate: unknown bot 'nobody' (known: random, greedy)"
     helped = subprocess.run([*cmd, "simulate", "--help"], capture_output=True, text=True, check=True)
     assert "higher is better" in helped.stdout and "sum to zero" in helped.stdout
+
+
+@pytest.mark.parametrize("preset", ["rummy40", "remi51"])
+def test_table_family_simulates_with_its_own_greedy_and_random(
+    preset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["simulate", "--rules", preset, "--players", "2", "--deals", "6", "--bots", "greedy,random"]
+    assert main([*argv, "--seed", "3", "--workers", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 6
+    assert [s["bot"] for s in out["seats"]] == ["greedy", "random"]
+    assert sum(s["wins"] for s in out["seats"]) == 6

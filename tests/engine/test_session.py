@@ -269,9 +269,28 @@ def test_session_steps_must_come_in_order() -> None:
     assert session.can_rejoin(0).reason == "no rejoin: a settlement match has no pool to rejoin"
 
 
-def test_the_table_family_has_no_session_yet() -> None:
-    with pytest.raises(SessionError, match="table game"):
-        MatchSession(get_preset("rummy40"), 1)
+@pytest.mark.parametrize(("preset", "players"), [("rummy40", 3), ("remi51", 2)])
+def test_table_family_matches_play_deal_by_deal(preset: str, players: int) -> None:
+    """Rummy 40 (one deal decides, or first to 200) and Remi 51 (penalty, lowest total) run
+    through the same session as the show family: no copy of the deal machinery."""
+    from rummykit.bots import make_player, play_match
+    from rummykit.engine.table_deal import TableDeal
+
+    rules = get_preset(preset, players=players, rounds=2) if preset == "remi51" else get_preset(preset)
+    rules = rules.replace(players=players)
+    session = MatchSession(rules, "table")
+    players_ = [make_player("greedy", f"t/{s}", rules) for s in range(players)]
+    seen: list[object] = []
+    rows = play_match(session, players_, on_deal=lambda deal, row: seen.append(deal))
+    assert session.is_over and rows
+    assert all(isinstance(d, TableDeal) for d in seen)
+    if preset == "rummy40":
+        assert len(rows) == 1  # target none: one deal decides the match
+        assert session.winners == (rows[0].winner,)
+    else:
+        assert len(rows) == 2
+        winner_scores = {row.charges[row.winner] for row in rows}
+        assert winner_scores <= {-20, -40}
 
 
 def test_names_give_the_seats() -> None:

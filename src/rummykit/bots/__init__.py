@@ -28,10 +28,13 @@ from rummykit.bots.base import (
     rejoin_always,
 )
 from rummykit.bots.baseline import GreedyPlayer, RandomPlayer
+from rummykit.bots.table_baseline import TableGreedy, TableRandom
+from rummykit.engine.rules import Rules
 
 __all__ = [
     "BOTS",
     "BOT_NAMES",
+    "TABLE_BOTS",
     "BasePlayer",
     "BotError",
     "GreedyPlayer",
@@ -50,11 +53,19 @@ BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
 )
 BOT_NAMES: Final[tuple[str, ...]] = tuple(BOTS)
 
+# The same names at a table-family game (Rummy 40, Remi 51), where a turn melds and lays off.
+TABLE_BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
+    {"random": TableRandom, "greedy": TableGreedy}
+)
 
-def make_player(name: str, seed: Seed) -> Player:
-    """The bot called ``name`` (any case, surrounding spaces ignored), seeded with ``seed``."""
+
+def make_player(name: str, seed: Seed, rules: Rules | None = None) -> Player:
+    """The bot called ``name`` (any case, surrounding spaces ignored), seeded with ``seed``, for
+    the family of ``rules`` (the show family when no rules are given)."""
+    bots = TABLE_BOTS if rules is not None and rules.is_table else BOTS
     key = name.strip().lower() if isinstance(name, str) else name
-    make = BOTS.get(key) if isinstance(key, str) else None
+    make = bots.get(key) if isinstance(key, str) else None
     if make is None:
-        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+        family = f" at {rules.preset}" if rules is not None and rules.is_table else ""
+        raise BotError(f"unknown bot {name!r}{family} (known: {', '.join(bots)})")
     return make(seed)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from rummykit.engine.deal import Deal, ShowDeal
+from rummykit.engine.deal import Deal
 from rummykit.engine.events import Action, DealResult, Event
 from rummykit.engine.match import DealRow
 from rummykit.engine.session import MatchSession
@@ -124,7 +124,7 @@ def play_match(
     *,
     rejoin: RejoinPolicy | None = rejoin_always,
     max_deals: int = 10_000,
-    on_deal: Callable[[ShowDeal, DealRow], None] | None = None,
+    on_deal: Callable[[Deal, DealRow], None] | None = None,
 ) -> list[DealRow]:
     """Play ``session``'s match to its end: ``players[s]`` plays match seat ``s``.
 

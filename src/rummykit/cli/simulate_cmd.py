@@ -39,7 +39,7 @@ from rummykit.bots import BOT_NAMES, BotError, Player, make_player, play_deal, p
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.deal import ShowDeal
+from rummykit.engine.deal import Deal, ShowDeal, new_deal
 from rummykit.engine.events import DealResult, Ending
 from rummykit.engine.match import DealRow, Status
 from rummykit.engine.rules import Rules, RulesError
@@ -140,18 +140,18 @@ class Tally:
 
 
 _PLAN: Plan | None = None
-_ARRANGER: tuple[Rules, Arranger] | None = None
+_ARRANGER: tuple[Rules, Arranger | None] | None = None
 
 
 def _init(plan: Plan) -> None:
     """A worker's start: the plan for every chunk it is given."""
     global _PLAN, _ARRANGER
     _PLAN = plan
-    _ARRANGER = (plan.rules, Arranger(plan.rules))
+    _ARRANGER = (plan.rules, Arranger(plan.rules) if plan.rules.is_show else None)
 
 
 def _players(plan: Plan, seed: str) -> list[Player]:
-    return [make_player(bot, f"{seed}/{s}") for s, bot in enumerate(plan.bots)]
+    return [make_player(bot, f"{seed}/{s}", plan.rules) for s, bot in enumerate(plan.bots)]
 
 
 def _play_deals(start: int, stop: int) -> Tally:
@@ -162,7 +162,11 @@ def _play_deals(start: int, stop: int) -> Tally:
     tally = Tally(n)
     for i in range(start, stop):
         seed = deal_seed(plan.seed, i)
-        deal = ShowDeal(rules, seed, dealer=i % n, arranger=arranger)
+        deal: Deal
+        if arranger is not None:
+            deal = ShowDeal(rules, seed, dealer=i % n, arranger=arranger)
+        else:
+            deal = new_deal(rules, seed, dealer=i % n)
         result = play_deal(deal, _players(plan, seed))
         statuses = [_deal_status(result, s) for s in range(n)]
         tally.deal(result.charges, statuses, result.winner, result.ending is Ending.SHOW)
@@ -187,9 +191,9 @@ def _play_matches(start: int, stop: int) -> Tally:
     for m in range(start, stop):
         seed = f"{plan.seed}/m{m}"
         session = MatchSession(rules, seed, first_dealer=m % rules.players)
-        players = [make_player(bot, f"{seed}/seat {s}") for s, bot in enumerate(plan.bots)]
+        players = [make_player(bot, f"{seed}/seat {s}", rules) for s, bot in enumerate(plan.bots)]
 
-        def record(deal: ShowDeal, row: DealRow, m: int = m, session: MatchSession = session) -> None:
+        def record(deal: Deal, row: DealRow, m: int = m, session: MatchSession = session) -> None:
             assert deal.result is not None
             tally.deal(row.charges, row.entry.statuses, row.winner, deal.result.ending is Ending.SHOW)
             if plan.histories is not None:
@@ -215,7 +219,7 @@ def _run_chunk(task: tuple[bool, int, int]) -> Tally:
 # ---- hand histories --------------------------------------------------------------------------
 
 
-def _history_text(deal: ShowDeal, bots: Sequence[str], context: dict[str, object]) -> str:
+def _history_text(deal: Deal, bots: Sequence[str], context: dict[str, object]) -> str:
     """One finished deal's hand history (:func:`rummykit.engine.history.dump`): the seats named
     after their bots, ``context`` as its ``match KEY=VALUE`` lines."""
     return history.dump(deal, names=bots, match=context)
@@ -270,8 +274,6 @@ def _bots(text: str, players: int) -> tuple[str, ...]:
 def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
     """The plan, the number of deals or matches, and the workers; InputError on bad input."""
     rules = rules_from_args(args)
-    if not rules.is_show:
-        raise InputError(f"{rules.preset} is a table game; simulate plays the show family for now")
     players = _count(args.players, "--players", least=2)
     if players is not None and players != rules.players:
         try:

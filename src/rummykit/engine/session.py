@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.deal import TURN_CAP, ShowDeal
+from rummykit.engine.deal import TURN_CAP, Deal, ShowDeal, new_deal
 from rummykit.engine.events import DealResult, Dropped, SeatStatus
 from rummykit.engine.match import (
     DealEntry,
@@ -63,7 +63,7 @@ def deal_seed(seed: Seed, n: int) -> str:
     return f"{seed}/{n}"
 
 
-def entry_for(deal: ShowDeal, seats: Sequence[int], players: int, rules: Rules | None = None) -> DealEntry:
+def entry_for(deal: Deal, seats: Sequence[int], players: int, rules: Rules | None = None) -> DealEntry:
     """The sheet's entry for a finished ``deal`` whose seat ``i`` is match seat ``seats[i]``, at a
     table of ``players`` seats (the others are ``out`` at 0); see the module's notes."""
     result = deal.result
@@ -108,8 +108,6 @@ class MatchSession:
         *,
         turn_cap: int = TURN_CAP,
     ) -> None:
-        if not rules.is_show:
-            raise SessionError(f"{rules.preset} is a table game; sessions play the show family for now")
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise SessionError(f"a session's seed is an int or a str, not {seed!r}")
         players = rules.players if names is None else len(names)
@@ -117,10 +115,10 @@ class MatchSession:
         self.rules: Final = rules
         self.seed: Final = seed
         self.turn_cap: Final = turn_cap
-        self._deal: ShowDeal | None = None
+        self._deal: Deal | None = None
         self._deal_seats: tuple[int, ...] = ()
         self._recorded = True  # the current deal (if any) is on the sheet
-        self._tables: dict[int, tuple[Rules, Arranger]] = {}
+        self._tables: dict[int, tuple[Rules, Arranger | None]] = {}
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -133,7 +131,7 @@ class MatchSession:
         return self.match.names
 
     @property
-    def deal(self) -> ShowDeal | None:
+    def deal(self) -> Deal | None:
         """The deal being played, or the last one played between deals (``None`` before the first)."""
         return self._deal
 
@@ -183,8 +181,8 @@ class MatchSession:
 
     # ---- playing -----------------------------------------------------------------------------
 
-    def _table(self, players: int) -> tuple[Rules, Arranger]:
-        """The rules (and a shared arranger) of a deal for ``players`` seats."""
+    def _table(self, players: int) -> tuple[Rules, Arranger | None]:
+        """The rules (and, for the show family, a shared arranger) of a deal for ``players`` seats."""
         table = self._tables.get(players)
         if table is None:
             changes: dict[str, object] = {}
@@ -193,10 +191,10 @@ class MatchSession:
             if self.rules.format == "deals" and self.rules.dropping_allowed:
                 changes["drop_first"] = changes["drop_middle"] = None
             rules = self.rules.replace(**changes) if changes else self.rules
-            table = self._tables[players] = (rules, Arranger(rules))
+            table = self._tables[players] = (rules, Arranger(rules) if rules.is_show else None)
         return table
 
-    def start_deal(self) -> ShowDeal:
+    def start_deal(self) -> Deal:
         """Deal the next deal to the seats still in and return it (drive it by deal seat)."""
         if self.match.is_over:
             raise SessionError("the match is over: no more deals")
@@ -206,9 +204,11 @@ class MatchSession:
         seats = self.match.seats_in
         rules, arranger = self._table(len(seats))
         dealer = seats.index(self.match.dealer_for_deal(n))
-        self._deal = ShowDeal(
-            rules, deal_seed(self.seed, n), dealer=dealer, turn_cap=self.turn_cap, arranger=arranger
-        )
+        seed = deal_seed(self.seed, n)
+        if arranger is not None:
+            self._deal = ShowDeal(rules, seed, dealer=dealer, turn_cap=self.turn_cap, arranger=arranger)
+        else:
+            self._deal = new_deal(rules, seed, dealer=dealer, turn_cap=self.turn_cap)
         self._deal_seats = seats
         self._recorded = False
         return self._deal
