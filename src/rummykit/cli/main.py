@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from rummykit import __version__
-from rummykit.cli import arrange_cmd, replay_cmd, sheet_cmd, simulate_cmd
+from rummykit.cli import arrange_cmd, play_cmd, replay_cmd, sheet_cmd, simulate_cmd
 
 
 class UsageError(Exception):
@@ -23,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     arrange_cmd.add_parser(commands)
     replay_cmd.add_parser(commands)
+    play_cmd.add_parser(commands)
     simulate_cmd.add_parser(commands)
     sheet_cmd.add_parser(commands)
     return parser

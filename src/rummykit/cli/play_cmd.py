@@ -1,0 +1,232 @@
+"""``rummykit play``: a game against bots in the terminal.
+
+You sit at the first seat; bots fill the others.  Each turn the screen shows the table (the
+wild cards and the cut card, the pile, the stock count, the other seats with their card counts
+and what they took from the pile), your hand grouped the way the rules read it, the strip saying
+what a show still needs (Rummy 40 and Remi 51: the Opening meter and the melds on the table),
+and the keys that work now.  Type one short command a line and press Enter:
+
+  s, p            draw from the stock, take the pile's top card
+  Kc, 10h, 7      throw that card (or the card numbered 7 on the screen)
+  show            show: offered only when your hand is one
+  d               drop out of the deal (asks first, and says what it costs)
+  o m l x b       Rummy 40, Remi 51: open, lay down, lay off, swap a joker, put back
+  g, h, q         grouped or sorted hand, help, quit (asks first)
+
+A command the rules refuse prints the reason and changes nothing.  Between deals the score
+sheet waits for Enter.  Without --rules the game asks for the table and the seats first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from typing import Any, Final
+
+from rich.console import Console
+from rich.text import Text
+
+from rummykit import bots as bot_registry
+from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
+from rummykit.engine.match import format_for
+from rummykit.engine.rules import PRESET_NAMES, Rules, RulesError, get_preset, resolve_rules
+from rummykit.tui.game import Ask, Game, Leave, Settings
+from rummykit.tui.render import table_title
+
+__all__ = ["add_parser", "best_bot", "choose_settings", "playable_presets", "run", "terminal_ask"]
+
+DEFAULT_PACE: Final = 0.5
+# Strongest first: the default bot is the first of these that make_player knows.
+_BOT_PREFERENCE: Final = ("hard", "medium", "greedy", "easy", "random")
+
+
+def add_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rules_options(p)
+    p.add_argument("--players", metavar="N", help="seats, you included (default: the rules' players)")
+    p.add_argument(
+        "--bots",
+        metavar="LIST",
+        help="one bot per other seat, comma-separated, or one for every seat "
+        f"({', '.join(bot_registry.BOT_NAMES)}; default: the strongest)",
+    )
+    p.add_argument("--name", default="You", help="your name on the score sheet (default You)")
+    p.add_argument("--seed", metavar="S", help="the match's seed: the same seed deals the same cards")
+    p.add_argument(
+        "--pace",
+        metavar="SECONDS",
+        default=str(DEFAULT_PACE),
+        help=f"pause after each bot's turn on a terminal (default {DEFAULT_PACE}; 0 for none)",
+    )
+    p.set_defaults(run=run)
+
+
+# ---- the table ---------------------------------------------------------------------------
+
+
+def playable_presets() -> tuple[str, ...]:
+    """The presets the terminal table seats: every one, both families."""
+    return PRESET_NAMES
+
+
+def known_bots(rules: Rules) -> tuple[str, ...]:
+    """The bot names ``make_player`` knows for the rules' family."""
+    return tuple(bot_registry.TABLE_BOTS) if rules.is_table else tuple(bot_registry.BOT_NAMES)
+
+
+def best_bot(rules: Rules) -> str:
+    known = known_bots(rules)
+    for name in _BOT_PREFERENCE:
+        if name in known:
+            return name
+    return known[-1]
+
+
+def _with_players(rules: Rules, players: int) -> Rules:
+    try:
+        return rules.replace(players=players)
+    except RulesError as e:
+        raise InputError(str(e)) from None
+
+
+def _players_arg(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"--players takes a whole number, not {text!r}") from None
+
+
+def _bots_arg(text: str, count: int, rules: Rules) -> tuple[str, ...]:
+    known = known_bots(rules)
+    names = [w.strip().lower() for w in text.split(",")]
+    for name in names:
+        if name not in known:
+            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
+    if len(names) == 1:
+        names = names * count
+    if len(names) != count:
+        raise InputError(f"--bots names {len(names)} bots for {count} seats: give one, or one a seat")
+    return tuple(names)
+
+
+def _seed_arg(text: str | None) -> int | str:
+    if text is None:
+        return secrets.randbelow(1_000_000)
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _pace_arg(text: str) -> float:
+    try:
+        pace = float(text)
+    except ValueError:
+        raise InputError(f"--pace takes seconds, like 0.5, not {text!r}") from None
+    if not 0 <= pace <= 10:
+        raise InputError(f"--pace must be 0 to 10 seconds, not {text}")
+    return pace
+
+
+def _blurb(rules: Rules) -> str:
+    """A preset in a few words, for the set-up menu."""
+    how = format_for(rules).describe().split(":")[0].replace(" at 1 a point", "")
+    if rules.is_table:
+        return f"melds on the table, open at {rules.opening}; {how.lower()}"
+    return f"13 cards, one show; {how.lower()}"
+
+
+def _pick(console: Console, ask: Ask, prompt: str, count: int, default: int) -> int:
+    """A number from 1 to ``count`` (Enter: ``default``), asked until one is given."""
+    while True:
+        text = ask(f"{prompt} [{default}] > ").strip()
+        if not text:
+            return default
+        if text.isdigit() and 1 <= int(text) <= count:
+            return int(text)
+        console.print(Text(f"✗ type a number from 1 to {count}, or Enter for {default}"), highlight=False)
+
+
+def choose_settings(args: argparse.Namespace, console: Console, ask: Ask) -> Settings:
+    """The table from the options, asking for the preset, the seats and the bots when no rules
+    are given (numbered choices, Enter takes the default)."""
+    players = _players_arg(args.players)
+    asking = args.rules is None and args.rules_file is None
+    if asking:
+        presets = playable_presets()
+        console.print(Text("Which table?", style="bold"))
+        for i, name in enumerate(presets, start=1):
+            rules = get_preset(name)
+            what = _blurb(rules)
+            console.print(f"  {i:>2}  {table_title(rules):<20} {what}", highlight=False)
+        preset = presets[_pick(console, ask, "Table", len(presets), 1) - 1]
+        try:
+            rules = resolve_rules(preset, None, args.set)
+        except RulesError as e:
+            raise InputError(str(e)) from None
+        if players is None:
+            lo, hi = rules.seat_range
+            players = _pick(console, ask, f"Players, you included ({lo}-{hi})", hi, rules.players)
+            while players < lo:
+                console.print(Text(f"✗ {rules.preset} seats {lo} to {hi}"), highlight=False)
+                players = _pick(console, ask, f"Players, you included ({lo}-{hi})", hi, rules.players)
+    else:
+        rules = rules_from_args(args)
+    if players is not None and players != rules.players:
+        rules = _with_players(rules, players)
+    count = rules.players - 1
+    if args.bots is not None:
+        bots = _bots_arg(args.bots, count, rules)
+    elif asking:
+        known = known_bots(rules)
+        best = best_bot(rules)
+        listed = "  ".join(f"{i}) {n}" for i, n in enumerate(known, start=1))
+        console.print(Text(f"Bots: {listed}", style="bold"), highlight=False)
+        bots = (known[_pick(console, ask, "Bots", len(known), known.index(best) + 1) - 1],) * count
+    else:
+        bots = (best_bot(rules),) * count
+    name = args.name.strip() or "You"
+    return Settings(rules, _seed_arg(args.seed), name, bots, _pace_arg(args.pace))
+
+
+# ---- running -------------------------------------------------------------------------------
+
+
+def terminal_ask(console: Console) -> Ask:
+    """``ask`` on the real terminal: :func:`input` behind the prompt.  When the input is a pipe
+    the typed line is not echoed by any terminal, so it is printed, and the output reads as a
+    transcript."""
+    echo = not sys.stdin.isatty()
+
+    def ask(prompt: str) -> str:
+        line = console.input(Text(prompt, style="bold"))
+        if echo:
+            console.print(line, highlight=False, markup=False)
+        return line
+
+    return ask
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    ask = terminal_ask(console)
+    try:
+        settings = choose_settings(args, console, ask)
+    except (EOFError, Leave):
+        return 0
+    names = ", ".join(f"{n} ({b})" for n, b in zip(settings.names[1:], settings.bots, strict=True))
+    console.print(
+        f"{table_title(settings.rules)}, {settings.rules.players} seats: you and {names}. "
+        f"Seed {settings.seed} (--seed {settings.seed} deals the same cards).",
+        highlight=False,
+    )
+    return Game(settings, console, ask).run()
