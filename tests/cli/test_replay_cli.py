@@ -1,4 +1,5 @@
-"""``rummykit replay``: the readable report, ``--verbose``, ``--json``, and refused files."""
+"""``rummykit replay``: the readable report, ``--verbose``, ``--json``, and refused files, for
+both families (the show family's format 1.0 and Rummy 40 / Remi 51's format 1.1)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,15 @@ from pathlib import Path
 import pytest
 
 from rummykit.cli.main import main
+from rummykit.engine.deal import new_deal
+from rummykit.engine.history import dump
+from rummykit.engine.rules import get_preset
 
 HISTORIES = Path(__file__).resolve().parent.parent / "data" / "histories"
 INDIAN = HISTORIES / "indian-show.txt"
 NEPALI = HISTORIES / "nepali-unfinished.txt"
+RUMMY40 = HISTORIES / "rummy40-hand-rummy.txt"
+REMI51 = HISTORIES / "remi51-joker-close.txt"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -148,3 +154,85 @@ def test_the_installed_command(tmp_path: Path) -> None:
         f"rummykit replay: {bad}: line {last}: the history is cut short: it stops here without its 'end' line"
     )
     assert refused.stderr == expected + "\n"
+
+
+# ---------------------------------------------------------------- the table family
+
+
+def test_a_rummy40_history_prints_the_melds_and_the_doubled_result(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, str(RUMMY40))
+    assert code == 0 and err == ""
+    assert out.startswith(f"History  {RUMMY40} (format 1.1)\nRules    rummy40\nSeed     70\n")
+    assert "Seats    4: 0 Giulia, 1 Marco, 2 Sofia, 3 Luca\n" in out
+    assert "Table    8 melds\n  meld 1  set  seat 1 Marco: 3s 3h 3c 3d\n" in out
+    assert "  meld 8  run  seat 2 Sofia: 4c 5c JK\n" in out
+    assert "Result   2 wins (out, doubled): 152 70 0 56 after 24 turns\n" in out
+    assert "  seat 1 Marco   in, charge 70 (hand 35): loose 4s 6h 2d 6c 7c Qc\n" in out
+    assert "  seat 2 Sofia   won, charge 0\n" in out
+    assert out.endswith("replayed 68 actions: the result matches the history\n")
+
+
+def test_verbose_table_events_are_their_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(REMI51), "--verbose")
+    assert code == 0
+    history = REMI51.read_text().splitlines()
+    events = [line for line in out.splitlines() if line.startswith("  line ")]
+    assert len(events) == 1 + 54 + 1
+    for line in events[:-1]:  # a table-family event's line is exactly its text
+        number, text = line.removeprefix("  line ").strip().split("  ", 1)
+        assert history[int(number) - 1] == text
+    assert any(" swap " in e for e in events) and any(" put back" in e for e in events)
+    assert "Result   0 wins (out, doubled): -40 104 4 after 18 turns\n" in out
+    assert "  seat 0 Ana     won, charge -40 (hand 0)\n" in out
+
+
+def test_table_json_has_the_melds_and_doubling(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(REMI51), "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["format"] == "1.1" and obj["rules"] == "remi51" and obj["actions"] == 54
+    result = obj["result"]
+    assert result["charges"] == [-40, 104, 4] and result["doubled"] is True and result["ending"] == "out"
+    assert result["seats"][1]["hand_charge"] == 52 and result["seats"][1]["groups"] == []
+    assert obj["melds"] and {"id", "owner", "kind", "cards"} == set(obj["melds"][0])
+    assert [m["id"] for m in obj["melds"]] == list(range(1, len(obj["melds"]) + 1))
+    code, out, _ = run(capsys, str(INDIAN), "--json")
+    assert "melds" not in json.loads(out) and json.loads(out)["result"]["doubled"] is False
+
+
+def test_an_unfinished_table_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = new_deal(get_preset("remi51", players=2), 8, dealer=1)
+    seat = deal.to_play
+    assert seat == 0  # dealt fifteen: no draw, so it is to play at once
+    path = write(tmp_path, dump(deal))
+    code, out, _ = run(capsys, str(path))
+    assert code == 0
+    assert "State    not over after 0 turns: seat 0 is to play\n" in out
+    assert "  seat 0  in, 15 cards\n  seat 1  in, 14 cards\n" in out
+    assert "Table" not in out
+    assert out.endswith("replayed 0 actions: the unfinished deal matches the history (seat 0 is to play)\n")
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        (lambda t: t.replace("1 lay off 1 JK", "1 lay off 9 JK"), 65, "there is no meld 9 on the table"),
+        (lambda t: t.replace("1 open 3s 3h 3c |", "1 open 3s 3h 3d |"), 23, "not in your hand"),
+        (lambda t: t.replace("(53)", "(54)"), 58, "is not what happened: the deal has '3 open"),
+        (lambda t: t.replace("2 swap 1 3d", "2 swap 2 3d"), 78, "the slot needs"),
+        (lambda t: t.replace("(out, doubled)", "(out)"), 83, "the result differs"),
+        (lambda t: t.replace("history 1.1", "history 1.0"), 2, "format 1.1 or newer"),
+    ],
+)
+def test_a_refused_table_history_names_the_line(
+    edit: Callable[[str], str], line: int, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = RUMMY40.read_text()
+    assert edit(text) != text
+    path = write(tmp_path, edit(text))
+    code, out, err = run(capsys, str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"rummykit replay: {path}: line {line}: "), err
+    assert words in err and len(err.splitlines()) == 1

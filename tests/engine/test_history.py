@@ -1,9 +1,11 @@
 """Hand histories: the format, the round trip, corrupt files, and the golden histories.
 
-The golden files under ``tests/data/histories/`` pin the format: a checked-in
-history must keep replaying, and writing its deal again must give the same
-text, byte for byte.  Run this file as a script to print a fresh history of
-each golden deal (for a deliberate format change, with a new version).
+Both families: the show family (format 1.0) and the table family, Rummy 40 and
+Remi 51 (format 1.1).  The golden files under ``tests/data/histories/`` pin
+the format: a checked-in history must keep replaying, and writing its deal
+again must give the same text, byte for byte.  Run this file as a script to
+print a fresh history of each golden deal (for a deliberate format change,
+with a new version).
 """
 
 from __future__ import annotations
@@ -12,24 +14,34 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Final
 
 import pytest
 
+from rummykit.bots.table_baseline import TableGreedy, TableRandom
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.cards import format_cards, shoe
-from rummykit.engine.deal import TURN_CAP, ShowDeal
-from rummykit.engine.driver import Chooser, play_out
+from rummykit.engine.cards import format_cards, parse_card, shoe
+from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, ShowDeal, new_deal, stacked_shoe
+from rummykit.engine.driver import Chooser, moves_of, play_out
+from rummykit.engine.driver import replay as replay_moves
 from rummykit.engine.events import (
     Action,
     ActionKind,
     Dropped,
     Ending,
+    Event,
+    LaidDown,
+    LaidOff,
+    Opened,
     Phase,
+    PutBack,
     Showed,
     StockRebuilt,
+    Swapped,
     TookPile,
     WrongShow,
 )
+from rummykit.engine.groups import card_value
 from rummykit.engine.history import (
     ACTION_LINES,
     FORMAT_VERSION,
@@ -40,6 +52,7 @@ from rummykit.engine.history import (
     replay,
 )
 from rummykit.engine.rules import Rules, get_preset
+from rummykit.engine.table_deal import TableDeal
 from rummykit.engine.views import SeatView
 
 HISTORIES = Path(__file__).resolve().parent.parent / "data" / "histories"
@@ -128,17 +141,18 @@ def play(
 
 
 def round_trip(
-    deal: ShowDeal, names: Sequence[str] | None = None, match: Mapping[str, object] | None = None
-) -> tuple[str, ShowDeal]:
+    deal: Deal, names: Sequence[str] | None = None, match: Mapping[str, object] | None = None
+) -> tuple[str, Deal]:
     """Dump, load, replay; check that the replayed deal is the same deal, state and log."""
     text = dump(deal, names=names, match=match)
     history = load(text)
-    assert history.version == (1, 0)
+    assert history.version == ((1, 0) if deal.family == "show" else (1, 1))  # the oldest that will do
     assert (history.rules, history.seed, history.dealer) == (deal.rules, deal.seed, deal.dealer)
     assert history.names == (tuple(names) if names is not None else ("",) * deal.players)
     assert dict(history.match) == {k: str(v).replace("True", "true") for k, v in (match or {}).items()}
     assert len(history.entries) == len(deal.events) - (deal.result is not None)  # a line an event
-    again = replay(history, arranger=deal.arranger)
+    again = replay(history, arranger=deal.arranger if isinstance(deal, ShowDeal) else None)
+    assert type(again) is type(deal)
     assert again.events == deal.events
     assert again.result == deal.result
     assert again.fingerprint() == deal.fingerprint()  # the very same state, the generator's too
@@ -237,7 +251,7 @@ def test_a_deal_just_dealt_has_a_history_of_one_line() -> None:
     deal = ShowDeal(get_preset("nepali"), "rummykit")
     text = dump(deal)
     assert text == (
-        f"# rummykit hand history {FORMAT_VERSION}\n"
+        "# rummykit hand history 1.0\n"  # the oldest version with every line it holds
         "rules nepali\n"
         'seed "rummykit"\n'
         "dealer 0\n"
@@ -283,8 +297,12 @@ def test_turn_cap_is_written_only_when_it_matters() -> None:
     assert "\ncap 500\n" in dump(ShowDeal(get_preset("indian"), 1, turn_cap=500))
     long_limit = nepali.replace(turn_limit=5000)  # above the engine's cap: the cap must be raised
     deal = ShowDeal(long_limit, 1, turn_cap=6000)
-    assert deal.turn_limit == 5000 and "\ncap 5000\n" in dump(deal)
-    assert replay(dump(deal)).turn_limit == 5000
+    assert deal.turn_limit == 5000 and deal.turn_cap == 6000 and "\ncap 6000\n" in dump(deal)
+    again = replay(dump(deal))
+    assert again.turn_limit == 5000 and again.turn_cap == 6000
+    table = new_deal(get_preset("remi51"), 1, turn_cap=90)
+    assert table.turn_cap == 90 and "\ncap 90\n" in dump(table) and replay(dump(table)).turn_cap == 90
+    assert ShowDeal(nepali, 1).turn_cap == TURN_CAP
 
 
 def test_names_and_match_context() -> None:
@@ -306,8 +324,18 @@ def test_names_and_match_context() -> None:
 
 def test_a_deal_from_a_stacked_shoe_is_refused() -> None:
     deal = ShowDeal.from_shoe(get_preset("nepali"), shoe(2, 2), seed=1)
+    assert deal.stacked and not ShowDeal(get_preset("nepali"), 1).stacked
     with pytest.raises(ValueError, match="stacked shoe"):
         dump(deal)
+    # Even a stacked shoe in the very order the seed shuffles is refused: the deal knows how it
+    # was made, and nothing is dealt again to find out.
+    rules = get_preset("rummy40", players=2)
+    seeded = new_deal(rules, 5)
+    order = stacked_shoe(rules, [seeded.hand(0), seeded.hand(1)], pile=seeded.pile[0])
+    table = TableDeal.from_shoe(rules, order, seed=5)
+    assert table.stacked and not seeded.stacked
+    with pytest.raises(ValueError, match="stacked shoe, not from its seed"):
+        dump(table)
 
 
 def test_comments_blank_lines_crlf_and_a_missing_last_newline_are_fine() -> None:
@@ -321,7 +349,26 @@ def test_comments_blank_lines_crlf_and_a_missing_last_newline_are_fine() -> None
 
 
 def test_the_action_line_parser_is_a_table() -> None:
-    assert [k.name for k in ACTION_LINES] == ["draw stock", "take", "throw", "drop", "show", "wrong show"]
+    assert [k.name for k in ACTION_LINES] == [
+        "draw stock",
+        "take",
+        "throw",
+        "drop",
+        "show",
+        "wrong show",
+        "open",
+        "lay down",
+        "lay off",
+        "swap",
+        "put back",
+    ]
+    assert {k.name for k in ACTION_LINES if k.since == 1} == {
+        "open",
+        "lay down",
+        "lay off",
+        "swap",
+        "put back",
+    }
 
 
 # ---------------------------------------------------------------- corrupt and truncated histories
@@ -543,15 +590,377 @@ def test_versions() -> None:
         load("# rummykit hand history 1.7\n" + body.replace("2 draw stock", "2 open 40: Ah 2h 3h", 1))
     with pytest.raises(HistoryError, match="line 10: not an action or an event of a deal: '2 open 40"):
         load(text.replace("2 draw stock", "2 open 40: Ah 2h 3h", 1))
+    # A line of 1.1 in a history that says 1.0 is corruption: 1.0 has no such line.
+    assert text.startswith("# rummykit hand history 1.0\n")
+    with pytest.raises(HistoryError, match=r"line 10: '2 put back' is a line of format 1\.1, .* format 1\.0"):
+        load(text.replace("2 draw stock", "2 put back", 1))
+    # The same line in a 1.1 show-family history is read, and the engine refuses it.
+    with pytest.raises(
+        HistoryError, match="line 10: '2 put back' cannot be played: put back is not an action"
+    ):
+        replay(text.replace("2 draw stock", "2 put back", 1).replace("history 1.0", "history 1.1", 1))
+    # A newer reader reads 1.0 show-family histories as they are, and says 1.1 for the table family.
+    assert FORMAT_VERSION == "1.1"
+    assert replay(text.replace("history 1.0", "history 1.1", 1)).events == replay(text).events
 
 
-def test_a_table_game_history_is_read_but_not_replayed_yet() -> None:
-    text = dump(play(get_preset("nepali"), 1, steps=2)).replace("rules nepali", "rules rummy40")
-    text = re.sub(r"cut \S+", "", text).replace(" \n", "\n")
-    history = load(text)
-    assert history.rules.preset == "rummy40"
-    with pytest.raises(HistoryError, match="line 2: rummy40 is a table game"):
-        replay(history)
+def test_a_table_game_history_needs_format_1_1() -> None:
+    deal = play_table(get_preset("rummy40", players=2), 3, steps=6)
+    text = dump(deal)
+    assert text.startswith("# rummykit hand history 1.1\nrules rummy40\n")
+    old = text.replace("history 1.1", "history 1.0", 1)
+    with pytest.raises(
+        HistoryError, match=r"line 2: rummy40 is a table-family game, whose histories are format 1\.1"
+    ):
+        load(old)
+    assert replay(text).events == deal.events
+
+
+# ---------------------------------------------------------------- the table family
+
+_MELDING: Final = (ActionKind.OPEN, ActionKind.LAY_DOWN, ActionKind.LAY_OFF, ActionKind.SWAP)
+
+
+def scrambled(deal: TableDeal, seat: int, action: Action, rng: random.Random) -> Action:
+    """``action`` with its cards in another order, where the engine takes that too (a run given
+    out of order is laid out by the engine, so its line shows the order it lies in)."""
+    if action.kind is ActionKind.OPEN and action.groups is not None:
+        other = Action.open([rng.sample(g, len(g)) for g in action.groups])
+    elif action.kind is ActionKind.LAY_DOWN and action.cards is not None:
+        other = Action.lay_down(rng.sample(action.cards, len(action.cards)))
+    elif action.kind is ActionKind.LAY_OFF and action.cards is not None and action.meld is not None:
+        other = Action.lay_off(action.meld, rng.sample(action.cards, len(action.cards)))
+    else:
+        return action
+    return other if deal.can(seat, other) else action
+
+
+def play_table(
+    rules: Rules,
+    seed: int | str,
+    *,
+    dealer: int = 0,
+    turn_cap: int = TURN_CAP,
+    steps: int | None = None,
+    greedy_every: int = 2,
+    scramble: float = 0.0,
+    applied: list[tuple[Action, Event]] | None = None,
+) -> TableDeal:
+    """A table-family deal played by the baseline players (every ``greedy_every``-th seat is
+    random), melds given out of order now and then; ``steps`` stops it unfinished; ``applied``
+    collects every action with its event."""
+    deal = new_deal(rules, seed, dealer=dealer, turn_cap=turn_cap)
+    assert isinstance(deal, TableDeal)
+    players = [
+        TableRandom(f"{seed}/{s}") if s % greedy_every == 0 else TableGreedy(f"{seed}/{s}")
+        for s in range(rules.players)
+    ]
+    rng = random.Random(f"scramble {seed}")
+    for _ in range(steps if steps is not None else 10**6):
+        seat = deal.to_play
+        if seat is None:
+            break
+        action = players[seat].choose(deal.view(seat))
+        if action.kind in _MELDING and rng.random() < scramble:
+            action = scrambled(deal, seat, action, rng)
+        event = deal.apply(seat, action)
+        if applied is not None:
+            applied.append((action, event))
+    return deal
+
+
+TABLE_GAMES: list[tuple[str, dict[str, object]]] = [
+    ("rummy40", {"players": 2}),
+    ("rummy40", {}),
+    ("rummy40", {"players": 6, "opening": 30}),
+    ("rummy40", {"players": 3, "stock_rebuilds": 0}),  # blocked deals
+    ("remi51", {"players": 2}),
+    ("remi51", {}),
+    ("remi51", {"players": 3, "stock_rebuilds": 0}),
+]
+TABLE_GAME_IDS = [name + "".join(f"-{k}={v}" for k, v in over.items()) for name, over in TABLE_GAMES]
+
+
+@pytest.mark.parametrize(("preset", "overrides"), TABLE_GAMES, ids=TABLE_GAME_IDS)
+def test_table_family_round_trip_of_many_seeded_deals(preset: str, overrides: dict[str, object]) -> None:
+    rules = get_preset(preset, **overrides)
+    rng = random.Random(preset + str(overrides))
+    for i in range(12):
+        seed: int | str = rng.randrange(10**9) if i % 3 else f"deal {i} of {preset}"
+        dealer = rng.randrange(rules.players)
+        cap = rng.choice([TURN_CAP, TURN_CAP, 300, 60])
+        deal = play_table(
+            rules, seed, dealer=dealer, turn_cap=cap, greedy_every=rng.choice([2, 3, 99]), scramble=0.5
+        )
+        assert deal.result is not None
+        text, again = round_trip(deal, names=[f"P{s}" for s in range(rules.players)], match={"deal": i})
+        assert again.melds == deal.melds and again.opened == deal.opened
+        assert dump(replay(text)) == dump(deal)
+        for s in deal.result.seats:  # a table-family seat line shows the whole hand, as loose cards
+            assert s.loose == s.hand and not s.groups
+
+
+def test_table_family_round_trip_covers_every_kind_of_line() -> None:
+    """Open, lay down, lay off, swap, put back, rebuilds; out, blocked, cap; melds given out of order."""
+    kinds: set[str] = set()
+    endings: set[tuple[str, Ending, bool]] = set()
+    reordered = 0  # melds given out of order, whose line shows them as they lie
+    for i in range(36):
+        preset = ("rummy40", "remi51")[i % 2]
+        players = 2 + i % 3
+        blocking = i % 8 < 2  # no stock rebuilds at all: the first empty stock blocks the deal
+        rules = get_preset(preset, players=players, **({"stock_rebuilds": 0} if blocking else {}))
+        cap = [TURN_CAP, 40][i % 5 == 4]
+        applied: list[tuple[Action, Event]] = []
+        deal = play_table(
+            rules,
+            i,
+            dealer=i % players,
+            turn_cap=cap,
+            greedy_every=1 if blocking else 1 + i % 4,
+            scramble=0.7,
+            applied=applied,
+        )
+        round_trip(deal)
+        assert deal.result is not None
+        endings.add((preset, deal.result.ending, deal.result.doubled))
+        kinds.update(type(e).__name__ for e in deal.events)
+        for action, event in applied:
+            if isinstance(event, Opened) and action.groups is not None:
+                reordered += any(g != m.cards for g, m in zip(action.groups, event.melds, strict=True))
+            elif isinstance(event, LaidDown):
+                reordered += action.cards != event.meld.cards
+    assert {"Opened", "LaidDown", "LaidOff", "Swapped", "PutBack", "TookPile", "StockRebuilt"} <= kinds
+    for preset in ("rummy40", "remi51"):
+        assert {(preset, Ending.OUT, False), (preset, Ending.BLOCKED, False)} <= endings, endings
+    assert ("rummy40", Ending.CAP, False) in endings or ("remi51", Ending.CAP, False) in endings
+    assert reordered > 0
+
+
+@pytest.mark.parametrize(("preset", "players", "seed"), [("rummy40", 2, 160), ("remi51", 2, 321)])
+def test_doubled_deals_say_so(preset: str, players: int, seed: int) -> None:
+    """Hand Rummy (Rummy 40) and Remi's -40: the result line says ``(out, doubled)``, the seat
+    lines the plain count of each doubled hand."""
+    deal = golden_table(get_preset(preset, players=players), seed, dealer=seed % players)
+    result = deal.result
+    assert result is not None and result.doubled
+    text, _ = round_trip(deal)
+    head = f"{result.winner} wins (out, doubled): {' '.join(str(c) for c in result.charges)}"
+    assert f"\n{head}\n" in text
+    loser = 1 - result.winner
+    assert result.seats[loser].hand_charge is not None
+    assert (
+        f"seat {loser} in, charge {result.charges[loser]} (hand {result.seats[loser].hand_charge}):" in text
+    )
+    recorded = load(text).result
+    assert recorded is not None and recorded.doubled
+    # the marker is part of the result: taking it away is refused, and so is adding it
+    n = number_of(text, re.escape(head))
+    refused(set_line(text, n, head.replace(", doubled", "")), n, "the result differs", "doubled")
+    plain = play_table(get_preset(preset, players=players), seed)
+    assert plain.result is not None and not plain.result.doubled
+    plain_text = dump(plain)
+    n = number_of(plain_text, r"\d wins \(.+")
+    marked = line_at(plain_text, n).replace(")", ", doubled)", 1)
+    refused(set_line(plain_text, n, marked), n, "the result differs")
+
+
+def test_unfinished_table_deals_replay_to_the_same_unfinished_state() -> None:
+    rng = random.Random(11)
+    states: set[str] = set()
+    for i in range(30):
+        rules = get_preset(rng.choice(["rummy40", "remi51"]), players=rng.choice([2, 3, 4]))
+        deal = play_table(rules, i, dealer=i % rules.players, steps=rng.randrange(0, 90), scramble=0.5)
+        text, again = round_trip(deal, names=["A", "", "C", ""][: rules.players])
+        if deal.over:
+            continue
+        assert load(text).result is None
+        states.add("due" if deal.pile_due is not None else "owed" if deal.owed_jokers else str(deal.phase))
+        assert again.pile_due == deal.pile_due and again.owed_jokers == deal.owed_jokers
+        assert again.legal_actions(deal.to_play or 0) == deal.legal_actions(deal.to_play or 0)
+        for d in (deal, again):  # the replayed deal plays on exactly as the original does
+            seat = d.to_play
+            assert seat is not None
+            d.apply(seat, d.legal_actions(seat)[-1])
+        assert again.fingerprint() == deal.fingerprint()
+    assert {"draw", "throw", "due"} <= states  # due: a card taken from the pile, not yet down
+
+
+def test_a_remi_history_reads_as_the_table_played_it() -> None:
+    """Remi 51: the first player plays its fifteenth card at once (no draw line), the winner is
+    charged -20 or -40 and its line shows its hand's count."""
+    deal = golden_table(get_preset("remi51", players=3), 741, dealer=0)
+    text, _ = round_trip(deal)
+    lines = text.split("\n")
+    deal_at = lines.index("0 deal pile 4c")
+    assert lines[deal_at + 1].startswith("1 throw ")  # seat 1 was dealt 15: it throws first
+    assert "\n0 wins (out, doubled): -40 104 4\n" in text
+    assert "\nseat 0 won, charge -40 (hand 0)\n" in text
+
+
+def test_driver_replay_builds_either_family() -> None:
+    table = play_table(get_preset("remi51", players=3), "driver", scramble=0.5)
+    again = replay_moves(table.rules, table.seed, moves_of(table.events), dealer=table.dealer)
+    assert isinstance(again, TableDeal) and again.events == table.events
+    show = play(get_preset("indian"), 4, rng_seed=4, declare=0.0)
+    assert any(isinstance(e, Showed) and e.declared is None for e in show.events)
+    again_show = replay_moves(show.rules, show.seed, moves_of(show.events), turn_cap=show.turn_cap)
+    assert isinstance(again_show, ShowDeal) and again_show.events == show.events
+
+
+# ---------------------------------------------------------------- a show replays its own layout
+
+
+def arranged_show() -> tuple[ShowDeal, str]:
+    """A Nepali deal that ends in a show the table laid out (not declared)."""
+    for i in range(50):
+        deal = play(get_preset("nepali"), i, rng_seed=i, declare=0.0, greedy=0.95)
+        showed = [e for e in deal.events if isinstance(e, Showed)]
+        if showed and showed[0].declared is None and len(showed[0].groups) > 2:
+            return deal, dump(deal)
+    raise AssertionError("no arranged show in 50 deals")
+
+
+def test_a_show_line_is_replayed_as_the_layout_it_prints() -> None:
+    """The arranger may break ties any way (RULES.md); a show's line pins the layout it shows, so
+    a history whose layout is another valid one (as a future arranger might choose) replays."""
+    deal, text = arranged_show()
+    showed = next(e for e in deal.events if isinstance(e, Showed))
+    assert showed.action == Action.show(showed.card, layout=showed.groups)  # not the arranger's now
+    # Lay the same groups out in another order, and each run back to front where it stays a run.
+    other = tuple(reversed(showed.groups))
+    assert other != showed.groups
+    old_groups = " | ".join(format_cards(g) for g in showed.groups)
+    new_groups = " | ".join(format_cards(g) for g in other)
+    edited = text.replace(old_groups, new_groups)  # the show line and the winner's seat line
+    assert edited.count(new_groups) == 2
+    again = replay(edited)
+    replayed = next(e for e in again.events if isinstance(e, Showed))
+    assert replayed.groups == other and replayed.declared is None  # still the table's layout
+    assert again.result is not None and deal.result is not None
+    assert again.result.charges == deal.result.charges
+    assert dump(again) == edited
+    # A layout that is not a show is refused at the show's line; so is one that is not the hand.
+    n = number_of(text, r"\d show .+")
+    seat, card = line_at(text, n).split()[0], line_at(text, n).split()[2].rstrip(":")
+    one_group = format_cards([k for g in showed.groups for k in g])  # the thirteen as one "group"
+    refused(set_line(text, n, f"{seat} show {card}: {one_group}"), n, "cannot be played", "not a show")
+    short = " | ".join(format_cards(g) for g in showed.groups[1:])
+    refused(set_line(text, n, f"{seat} show {card}: {short}"), n, "cannot be played", "leave out")
+
+
+def test_the_engine_takes_a_pinned_layout_only_as_a_show() -> None:
+    deal, _ = arranged_show()
+    showed = next(e for e in deal.events if isinstance(e, Showed))
+    fresh = replay_moves(deal.rules, deal.seed, moves_of(deal.events)[:-1], dealer=deal.dealer)
+    assert isinstance(fresh, ShowDeal)
+    seat = showed.seat
+    both = Action(ActionKind.SHOW, showed.card, showed.groups, layout=showed.groups)
+    assert fresh.can(seat, both).reason == "a show is declared by the seat or laid out by the table, not both"
+    with pytest.raises(IllegalAction):
+        fresh.apply(seat, both)
+    pinned = fresh.apply(seat, Action.show(showed.card, layout=showed.groups))
+    assert pinned == showed
+    assert str(Action.show(showed.card, layout=showed.groups)) == str(Action.show(showed.card, showed.groups))
+
+
+def test_a_declared_show_keeps_its_marker_and_a_declared_wrong_show_its_groups() -> None:
+    deal = play(get_preset("indian", players=3), 9, rng_seed=9, wrong=0.2, declare=1.0)
+    text, again = round_trip(deal)
+    for e in deal.events:
+        if isinstance(e, Showed):
+            assert e.declared is not None and f"{e.text()} [declared]\n" in text
+        if isinstance(e, WrongShow) and e.declared is not None:
+            groups = " | ".join(format_cards(g) for g in e.declared)
+            assert f"{e.text()} [declared: {groups}]\n" in text
+    assert any(isinstance(e, WrongShow) and e.declared is not None for e in deal.events)
+    assert again.events == deal.events
+
+
+# ---------------------------------------------------------------- corrupt table-family histories
+
+
+@pytest.fixture(scope="module")
+def table_sample() -> tuple[str, TableDeal]:
+    """The Rummy 40 golden deal: opens, lays down, lays off, swaps, puts back."""
+    deal, names, match = golden_rummy40()
+    return dump(deal, names=names, match=match), deal
+
+
+def test_the_table_sample_replays(table_sample: tuple[str, TableDeal]) -> None:
+    text, deal = table_sample
+    assert replay(text).fingerprint() == deal.fingerprint()
+    for kind in (Opened, LaidDown, LaidOff, Swapped, PutBack):
+        assert any(isinstance(e, kind) for e in deal.events), kind
+
+
+def hand_before(text: str, n: int) -> Deal:
+    """The deal replayed up to line ``n`` (not included)."""
+    return replay("\n".join([*text.split("\n")[: n - 1], "end", ""]))
+
+
+def test_a_lay_off_onto_a_meld_that_is_not_there_names_the_line(table_sample: tuple[str, TableDeal]) -> None:
+    text, _ = table_sample
+    n = number_of(text, r"\d lay off \d+ .+")
+    seat, _, _, meld, cards = line_at(text, n).split(" ", 4)
+    refused(set_line(text, n, f"{seat} lay off 9 {cards}"), n, "cannot be played", "there is no meld 9")
+    # a meld that is there, but takes no such card
+    before = hand_before(text, n)
+    other = next(m for m in before.melds if m.id != int(meld))
+    bad = set_line(text, n, f"{seat} lay off {other.id} {cards}")
+    refused(bad, n, f"'{seat} lay off {other.id} {cards}'")
+
+
+def test_a_wrong_card_in_an_opening_names_the_line(table_sample: tuple[str, TableDeal]) -> None:
+    text, _ = table_sample
+    n = number_of(text, r"\d open .+")
+    line = line_at(text, n)
+    seat = int(line.split()[0])
+    before = hand_before(text, n)
+    first = line.split()[2]  # the opening's first card
+    absent = next(k for k in range(52) if k not in before.hand(seat) and k % 13 == parse_card(first) % 13)
+    bad = line.replace(f" open {first} ", f" open {format_cards([absent])} ", 1)
+    refused(set_line(text, n, bad), n, "cannot be played", "not in your hand")
+    # the points are the engine's: a wrong total is found at the line
+    points = re.sub(r"\((\d+)\)$", lambda m: f"({int(m[1]) + 1})", line)
+    refused(set_line(text, n, points), n, "is not what happened", line)
+
+
+def test_edited_swaps_put_backs_and_lay_downs_name_their_line(table_sample: tuple[str, TableDeal]) -> None:
+    text, _ = table_sample
+    n = number_of(text, r"\d swap \d+ .+")
+    seat, _, meld, card = line_at(text, n).split()
+    refused(set_line(text, n, f"{seat} swap {int(meld) + 20} {card}"), n, "no meld")
+    n = number_of(text, r"\d put back")
+    refused(set_line(text, n, None), n, "cannot be played")  # the draw after it: the seat has drawn
+    n = number_of(text, r"\d lay down .+")
+    seat, _, _, cards = line_at(text, n).split(" ", 3)
+    refused(set_line(text, n, f"{seat} lay down {' '.join(cards.split()[:2])}"), n, "cannot be played")
+    for bad, words in [
+        (f"{seat} lay down", "not an action or an event"),
+        (f"{seat} lay off x 5h", "not an action or an event"),
+        (f"{seat} lay off 1 5z", "unknown card '5z'"),
+        (f"{seat} swap 1", "not an action or an event"),
+        (f"{seat} open Ks Kh Kd", "not an action or an event"),
+        (f"{seat} open Ks Kh Kx (30)", "unknown card 'Kx'"),
+        ("9 put back", "no seat 9"),
+    ]:
+        with pytest.raises(HistoryError) as info:
+            load(set_line(text, n, bad))
+        assert info.value.line == n and words in info.value.problem, (bad, str(info.value))
+
+
+def test_table_result_lines_are_checked(table_sample: tuple[str, TableDeal]) -> None:
+    text, deal = table_sample
+    assert deal.result is not None
+    n = number_of(text, r"\d wins .+")
+    head = line_at(text, n)
+    refused(set_line(text, n, head.replace("(out", "(blocked", 1)), n, "the result differs")
+    seat_line = number_of(text, r"seat \d in, .+")
+    changed = re.sub(r"loose (\S+)", r"loose JK", line_at(text, seat_line), count=1)
+    refused(set_line(text, seat_line, changed), seat_line, "the result differs")
+    with pytest.raises(HistoryError, match=f"line {n}: a result names a winner"):
+        load(set_line(text, n, head + " 0"))
 
 
 # ---------------------------------------------------------------- the golden histories
@@ -570,9 +979,50 @@ def golden_nepali() -> tuple[ShowDeal, list[str], dict[str, object]]:
     return deal, ["", "Lhakpa", ""], {}
 
 
-GOLDEN: dict[str, Callable[[], tuple[ShowDeal, list[str], dict[str, object]]]] = {
+def table_chooser(rng: random.Random, pile: float = 0.3) -> Chooser:
+    """A simple table-family player for the golden deals (kept here, so that changes to the
+    bots do not change them): takes the pile now and then, puts down whatever it may, else
+    throws its dearest card."""
+
+    def choose(view: SeatView) -> Action:
+        legal = view.legal
+        if view.phase is Phase.DRAW:
+            return legal[-1] if len(legal) > 1 and rng.random() < pile else legal[0]
+        melds = [a for a in legal if a.kind in _MELDING]
+        if melds:
+            return rng.choice(melds)
+        throws = [a for a in legal if a.kind is ActionKind.THROW and a.card is not None]
+        if throws and rng.random() < 0.7:
+            return max(throws, key=lambda a: (card_value(a.card or 0, view.rules, None), a.card or 0))
+        return rng.choice(legal)
+
+    return choose
+
+
+def golden_table(rules: Rules, seed: int, *, dealer: int) -> TableDeal:
+    deal = new_deal(rules, seed, dealer=dealer)
+    assert isinstance(deal, TableDeal)
+    play_out(deal, [table_chooser(random.Random(seed * 10 + s)) for s in range(rules.players)])
+    return deal
+
+
+def golden_rummy40() -> tuple[TableDeal, list[str], dict[str, object]]:
+    """Rummy 40, four seats: open, lay down, lay off, swap, put back, and Hand Rummy (doubled)."""
+    deal = golden_table(get_preset("rummy40"), 70, dealer=2)
+    return deal, ["Giulia", "Marco", "Sofia", "Luca"], {"id": "r40-3", "deal": 1}
+
+
+def golden_remi51() -> tuple[TableDeal, list[str], dict[str, object]]:
+    """Remi 51, three seats: every table action, and a close on a joker (-40, the others double)."""
+    deal = golden_table(get_preset("remi51", players=3), 741, dealer=0)
+    return deal, ["Ana", "Bogdan", "Ioana"], {}
+
+
+GOLDEN: dict[str, Callable[[], tuple[Deal, list[str], dict[str, object]]]] = {
     "indian-show.txt": golden_indian,
     "nepali-unfinished.txt": golden_nepali,
+    "rummy40-hand-rummy.txt": golden_rummy40,
+    "remi51-joker-close.txt": golden_remi51,
 }
 
 
@@ -602,6 +1052,15 @@ def test_golden_histories_hold_what_they_are_for() -> None:
         "runs_needed": "1",
         "drop_middle": "30",
     }
+    for name, preset in [("rummy40-hand-rummy.txt", "rummy40"), ("remi51-joker-close.txt", "remi51")]:
+        table = load((HISTORIES / name).read_text())
+        assert table.version == (1, 1) and table.rules.preset == preset
+        assert table.result is not None and table.result.ending is Ending.OUT and table.result.doubled
+        texts = " ".join(e.text for e in table.entries)
+        for words in (" open ", " lay down ", " lay off ", " swap ", " put back", " take "):
+            assert words in texts, (name, words)
+    # the show family's golden files are still format 1.0, byte for byte
+    assert indian.version == (1, 0) and nepali.version == (1, 0)
 
 
 if __name__ == "__main__":

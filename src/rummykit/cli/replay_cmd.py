@@ -2,11 +2,13 @@
 
 Deals the cards again from the history's rules, seed and dealer, plays every
 recorded action through the engine, and checks each event and the result
-against the history (the format: ``docs/hand-history.md``).  Prints the
-header, the final state and the result; ``--verbose`` also every event, with
-the line of the history it came from; ``--json`` one JSON object.  A history
-that is malformed or does not replay is refused with its line number, and
-exit status 2.  ``-`` reads the history from standard input.
+against the history (the format: ``docs/hand-history.md``), for the show
+family and the table family (Rummy 40, Remi 51) alike.  Prints the header,
+the melds on the table (table family), the final state and the result;
+``--verbose`` also every event, with the line of the history it came from;
+``--json`` one JSON object.  A history that is malformed or does not replay is
+refused with its line number, and exit status 2.  ``-`` reads the history from
+standard input.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import orjson
 
 from rummykit.cli.arrange_cmd import InputError
 from rummykit.engine.cards import format_cards
-from rummykit.engine.deal import TURN_CAP, ShowDeal
+from rummykit.engine.deal import TURN_CAP, Deal
 from rummykit.engine.events import Phase, SeatStatus
 from rummykit.engine.history import History, HistoryError, changed_settings, load, replay, result_lines
 
@@ -69,7 +71,7 @@ def _seat(history: History, s: int) -> str:
     return f"{s} {name}" if name else str(s)
 
 
-def _verdict(history: History, deal: ShowDeal) -> str:
+def _verdict(history: History, deal: Deal) -> str:
     n = history.actions
     actions = f"replayed {n} action{'' if n == 1 else 's'}"
     if deal.result is not None:
@@ -77,11 +79,24 @@ def _verdict(history: History, deal: ShowDeal) -> str:
     return f"{actions}: the unfinished deal matches the history ({_to_play(deal)})"
 
 
-def _to_play(deal: ShowDeal) -> str:
-    return f"seat {deal.to_play} is to {'draw' if deal.phase is Phase.DRAW else 'throw'}"
+def _to_play(deal: Deal) -> str:
+    if deal.phase is Phase.DRAW:
+        return f"seat {deal.to_play} is to draw"
+    return f"seat {deal.to_play} is to {'play' if deal.family == 'table' else 'throw'}"
 
 
-def human(name: str, history: History, deal: ShowDeal, *, events: bool = False) -> str:
+def _melds(history: History, deal: Deal) -> list[str]:
+    """The table family's melds on the table, one line each (none for the show family)."""
+    if not deal.melds:
+        return []
+    width = len(str(deal.melds[-1].id))
+    out = [f"Table    {len(deal.melds)} meld{'' if len(deal.melds) == 1 else 's'}"]
+    for m in deal.melds:
+        out.append(f"  meld {m.id:<{width}}  {m.kind:<3}  seat {_seat(history, m.owner)}: {m.text()}")
+    return out
+
+
+def human(name: str, history: History, deal: Deal, *, events: bool = False) -> str:
     """The readable report: header, events (optionally), final state, verdict."""
     rules = history.rules
     changed = changed_settings(rules)
@@ -108,6 +123,9 @@ def human(name: str, history: History, deal: ShowDeal, *, events: bool = False) 
         out += [f"  line {n:>{width}}  {e.text()}" for n, e in zip(numbers, deal.events, strict=True)]
     out.append("")
     width = max(len(_seat(history, s)) for s in range(rules.players))
+    table = _melds(history, deal)
+    if table:
+        out += [*table, ""]
     if deal.result is not None:
         head, *seats = result_lines(deal.result)
         out.append(f"Result   {head} after {deal.result.turns} turns")
@@ -126,8 +144,9 @@ def human(name: str, history: History, deal: ShowDeal, *, events: bool = False) 
 _STATUS = {SeatStatus.IN: "in", SeatStatus.DROPPED: "dropped", SeatStatus.OUT: "out after a wrong show"}
 
 
-def to_json(name: str, history: History, deal: ShowDeal, *, events: bool = False) -> dict[str, object]:
-    """The replay as one JSON object (``events`` adds every event's text)."""
+def to_json(name: str, history: History, deal: Deal, *, events: bool = False) -> dict[str, object]:
+    """The replay as one JSON object (``events`` adds every event's text; the table family adds
+    ``melds``, the melds on the table)."""
     rules = history.rules
     out: dict[str, object] = {
         "file": name,
@@ -148,6 +167,11 @@ def to_json(name: str, history: History, deal: ShowDeal, *, events: bool = False
         "result": None,
         "matches": True,  # a history that does not match is refused before this point
     }
+    if deal.family == "table":
+        out["melds"] = [
+            {"id": m.id, "owner": m.owner, "kind": m.kind, "cards": format_cards(m.cards).split()}
+            for m in deal.melds
+        ]
     result = deal.result
     if result is not None:
         out["result"] = {
@@ -155,6 +179,7 @@ def to_json(name: str, history: History, deal: ShowDeal, *, events: bool = False
             "ending": str(result.ending),
             "charges": list(result.charges),
             "halved": result.halved,
+            "doubled": result.doubled,
             "seats": [
                 {
                     "seat": s.seat,

@@ -168,6 +168,8 @@ class Deal(ABC):
         self.seed: Final = seed
         self.dealer: Final = dealer
         self.players: Final = n
+        self._turn_cap = turn_cap
+        self._stacked = order is not None  # dealt from a given order, not from the seed's shuffle
         self._rng = random.Random(seed)
         cards = shoe(rules.packs, rules.printed_jokers)
         if order is None:
@@ -257,6 +259,17 @@ class Deal(ABC):
     def turn_limit(self) -> int:
         """The turn at which the deal ends if nothing else ends it (the rules' limit or the cap)."""
         return self._limit
+
+    @property
+    def turn_cap(self) -> int:
+        """The engine's hard cap on turns this deal was made with (default :data:`TURN_CAP`)."""
+        return self._turn_cap
+
+    @property
+    def stacked(self) -> bool:
+        """Dealt from a stacked shoe (:meth:`from_shoe`), not from its seed: the seed alone does
+        not deal these cards again."""
+        return self._stacked
 
     @property
     def cut(self) -> int | None:
@@ -654,6 +667,7 @@ class _ShowPlan:
     declared: Groups | None
     valid: bool
     reason: str  # why it is no show ("" when valid)
+    layout: Groups | None = None  # the table's layout, pinned by the action (not declared)
 
 
 class ShowDeal(Deal):
@@ -775,7 +789,7 @@ class ShowDeal(Deal):
         if action.kind is ActionKind.DROP:
             return self._why_not_drop(seat)
         if action.kind is ActionKind.SHOW:
-            return self._judge_show(seat, action.card, action.groups)[0]
+            return self._judge_show(seat, action.card, action.groups, action.layout)[0]
         return super()._why_not(seat, action)
 
     def _apply(self, seat: int, action: Action) -> Event:
@@ -783,7 +797,7 @@ class ShowDeal(Deal):
             return self.drop(seat)
         if action.kind is ActionKind.SHOW:
             assert action.card is not None  # checked by _why_not
-            return self.show(seat, action.card, action.groups)
+            return self.show(seat, action.card, action.groups, layout=action.layout)
         return super()._apply(seat, action)
 
     # ---- drop ----------------------------------------------------------------------------------
@@ -820,7 +834,11 @@ class ShowDeal(Deal):
     # ---- show ----------------------------------------------------------------------------------
 
     def _judge_show(
-        self, seat: int, card: int | None, groups: Sequence[Sequence[int]] | None
+        self,
+        seat: int,
+        card: int | None,
+        groups: Sequence[Sequence[int]] | None,
+        layout: Sequence[Sequence[int]] | None = None,
     ) -> tuple[str, _ShowPlan | None]:
         """Why the show cannot be made (``""`` if it can), and the plan to make it."""
         reason = self._why_not_turn(seat, Phase.THROW) or self._why_not_card(seat, card)
@@ -833,6 +851,17 @@ class ShowDeal(Deal):
         rest_list.remove(card)
         rest = tuple(sorted(rest_list, key=sort_key))
         declared: Groups | None = None
+        if layout is not None:
+            # The table's layout of a show, pinned (a replay): it must be a show as it stands.
+            if groups is not None:
+                return "a show is declared by the seat or laid out by the table, not both", None
+            pinned, why = _declaration(layout, rest)
+            if why:
+                return why, None
+            check = check_show(pinned, self.rules, self.wild)
+            if not check.ok:
+                return f"that layout is not a show: {check.reason}", None
+            return "", _ShowPlan(card, rest, None, True, "", pinned)
         if groups is None:
             valid = self.arranger.can_show(rest, self.wild)
             why = "" if valid else _needs_reason(self.arranger.arrange(rest, self.wild).needs)
@@ -866,13 +895,22 @@ class ShowDeal(Deal):
     def verify_show(self, seat: int, card: int, groups: Sequence[Sequence[int]] | None = None) -> None:
         _check(self._judge_show(seat, card, groups)[0])
 
-    def show(self, seat: int, card: int, groups: Sequence[Sequence[int]] | None = None) -> Showed | WrongShow:
+    def show(
+        self,
+        seat: int,
+        card: int,
+        groups: Sequence[Sequence[int]] | None = None,
+        *,
+        layout: Sequence[Sequence[int]] | None = None,
+    ) -> Showed | WrongShow:
         """Put ``card`` down as the finishing card and lay out the other thirteen.
 
         ``groups`` (kinds) is checked as declared; ``None`` lets the arranger lay the hand out.
+        ``layout`` pins the table's layout instead of asking the arranger (a replay's show, see
+        ``Action.layout``): it must be a valid show, and the show is not a declared one.
         A valid show ends the deal; a wrong show is refused or costs the penalty (by the rules).
         """
-        reason, plan = self._judge_show(seat, card, groups)
+        reason, plan = self._judge_show(seat, card, groups, layout)
         _check(reason)
         assert plan is not None
         # Early show is judged before this turn counts: has every other seat had a turn?
@@ -883,10 +921,10 @@ class ShowDeal(Deal):
         self._thrown[seat].append(card)
         seq = len(self._events)
         if plan.valid:
-            layout = plan.declared
-            if layout is None:
-                layout = tuple(g.cards for g in self.arranger.arrange(plan.rest, self.wild).groups)
-            showed = Showed(seq=seq, seat=seat, card=card, groups=layout, declared=plan.declared)
+            laid_out = plan.declared if plan.declared is not None else plan.layout
+            if laid_out is None:
+                laid_out = tuple(g.cards for g in self.arranger.arrange(plan.rest, self.wild).groups)
+            showed = Showed(seq=seq, seat=seat, card=card, groups=laid_out, declared=plan.declared)
             self._emit(showed)
             self._turns += 1
             self._turns_taken[seat] += 1
@@ -1017,10 +1055,18 @@ def _needs_reason(needs: Sequence[str]) -> str:
     return "; ".join(words) or "the cards are not in groups"
 
 
-def new_deal(rules: Rules, seed: Seed = 0, *, dealer: int = 0, turn_cap: int = TURN_CAP) -> Deal:
-    """A deal of the family the rules name."""
+def new_deal(
+    rules: Rules,
+    seed: Seed = 0,
+    *,
+    dealer: int = 0,
+    turn_cap: int = TURN_CAP,
+    arranger: Arranger | None = None,
+) -> Deal:
+    """A deal of the family the rules name; ``arranger`` is shared with a show-family deal (the
+    table family has none)."""
     if rules.is_show:
-        return ShowDeal(rules, seed, dealer=dealer, turn_cap=turn_cap)
+        return ShowDeal(rules, seed, dealer=dealer, turn_cap=turn_cap, arranger=arranger)
     from rummykit.engine.table_deal import TableDeal  # here: table_deal imports this module
 
     return TableDeal(rules, seed, dealer=dealer, turn_cap=turn_cap)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from rummykit.engine.deal import TURN_CAP, Deal, ShowDeal
+from rummykit.engine.deal import TURN_CAP, Deal, new_deal
 from rummykit.engine.events import Action, DealResult, Event
 from rummykit.engine.rules import Rules
 from rummykit.engine.views import SeatView
@@ -51,9 +51,10 @@ def replay(
     *,
     dealer: int = 0,
     turn_cap: int = TURN_CAP,
-) -> ShowDeal:
-    """The deal that ``seed`` and ``moves`` make (raises IllegalAction on a move that does not fit)."""
-    deal = ShowDeal(rules, seed, dealer=dealer, turn_cap=turn_cap)
+) -> Deal:
+    """The deal that ``seed`` and ``moves`` make, of the family the rules name (raises
+    IllegalAction on a move that does not fit)."""
+    deal = new_deal(rules, seed, dealer=dealer, turn_cap=turn_cap)
     for seat, action in moves:
         deal.apply(seat, action)
     return deal

@@ -78,6 +78,9 @@ class Action:
     """One thing a seat may do; ``card`` is a card kind (throw, and the show's finishing card).
 
     ``groups`` is a show's declaration (kinds); ``None`` lets the arranger lay the hand out.
+    ``layout`` is a show the seat left to the table, pinned to the layout the table gave it
+    (replays use it, so that a show does not depend on how the arranger breaks ties); it must
+    be a valid show of the thirteen, and the show still counts as not declared.
     The table family: ``groups`` are an opening's melds, ``cards`` a new meld or the cards
     laid off, ``meld`` the id of the meld on the table laid off onto or swapped from, and
     ``card`` the natural card a swap puts in the joker's place.
@@ -88,6 +91,7 @@ class Action:
     groups: Groups | None = None
     meld: int | None = None
     cards: tuple[int, ...] | None = None
+    layout: Groups | None = None
 
     @staticmethod
     def drop() -> Action:
@@ -108,10 +112,20 @@ class Action:
         return Action(ActionKind.THROW, card)
 
     @staticmethod
-    def show(card: int, groups: Sequence[Sequence[int]] | None = None) -> Action:
-        if groups is None and type(card) is int and 0 <= card < KINDS:
+    def show(
+        card: int,
+        groups: Sequence[Sequence[int]] | None = None,
+        *,
+        layout: Sequence[Sequence[int]] | None = None,
+    ) -> Action:
+        if groups is None and layout is None and type(card) is int and 0 <= card < KINDS:
             return _SHOWS[card]
-        return Action(ActionKind.SHOW, card, None if groups is None else tuple(tuple(g) for g in groups))
+        return Action(
+            ActionKind.SHOW,
+            card,
+            None if groups is None else tuple(tuple(g) for g in groups),
+            layout=None if layout is None else tuple(tuple(g) for g in layout),
+        )
 
     @staticmethod
     def open(melds: Sequence[Sequence[int]]) -> Action:
@@ -151,8 +165,9 @@ class Action:
         if self.card is None:
             return str(self.kind)
         text = f"{self.kind} {format_card(self.card)}"
-        if self.groups is not None:
-            text += ": " + _groups_text(self.groups)
+        shown = self.groups if self.groups is not None else self.layout
+        if shown is not None:
+            text += ": " + _groups_text(shown)
         return text
 
 
@@ -401,7 +416,10 @@ class Showed(Event):
 
     @property
     def action(self) -> Action:
-        return Action.show(self.card, self.declared)
+        """The show as made: the declaration, or the table's layout pinned (see ``Action.layout``)."""
+        if self.declared is not None:
+            return Action.show(self.card, self.declared)
+        return Action.show(self.card, layout=self.groups)
 
     def text(self) -> str:
         return f"{self.seat} show {format_card(self.card)}: {_groups_text(self.groups)}"

@@ -62,18 +62,28 @@ the others appear once.
 order: ``DEALER deal pile CARD[ cut CARD]``, ``SEAT draw stock`` (the card
 stays private), ``SEAT take CARD``, ``SEAT throw CARD``, ``SEAT drop COST``,
 ``SEAT show CARD: GROUP | GROUP | ...``, ``SEAT wrong show CARD: REASON``, and
-the table's ``stock rebuilt: N cards``.  A show whose groups the seat declared
-(rather than letting the arranger lay them out) ends in `` [declared]``, and
-a declared wrong show in `` [declared: GROUP | ...]``, since the event's text
-alone does not say what was declared.
+the table's ``stock rebuilt: N cards``.  A show replays as the layout its line
+prints, whoever laid it out; one whose groups the seat declared itself ends in
+`` [declared]``.  A wrong show the seat declared ends in
+`` [declared: GROUP | ...]``, its groups (the reason alone does not give them).
+
+The table family (format 1.1): ``SEAT open MELD | MELD ... (POINTS)``,
+``SEAT lay down MELD``, ``SEAT lay off ID CARDS`` (onto the meld numbered ID,
+1, 2, ... in the order melds went down), ``SEAT swap ID CARD`` (the card takes
+the joker's slot; the joker comes to the hand) and ``SEAT put back``.  A meld
+is printed as it lies, runs low to high with every joker in its slot, and a
+replay lays it down in that order, so it lands the same.
 
 **Result.**  A finished deal's history then has the end of the deal
-(``WINNER wins (ENDING): CHARGE CHARGE ...``, a charge a seat) and one line a
+(``WINNER wins (ENDING): CHARGE CHARGE ...``, a charge a seat, with
+``(ENDING, doubled)`` for the table family's doubled deals) and one line a
 seat: ``seat N STATUS, charge C`` with STATUS ``won``, ``in``, ``dropped`` or
-``wrong show``; ``(hand N)`` for a winner's counted hand at a turn limit,
-``(halved from N)`` for a charge an early show halved; and after ``:`` the
-cards the end made public, as groups and ``loose`` cards.  An unfinished
-deal's history has no result: it replays to the same unfinished state.
+``wrong show``; ``(hand N)`` for a seat's counted hand where its charge is
+something else (a winner at a turn limit or a blocked table deal, Remi 51's
+winner, a doubled hand), ``(halved from N)`` for a charge an early show halved;
+and after ``:`` the cards the end made public, as groups and ``loose`` cards.
+Remi 51's winner is charged -20 or -40.  An unfinished deal's history has no
+result: it replays to the same unfinished state.
 
 **End.**  The last line is ``end``: a history without it is cut short.  Blank
 lines and lines starting with ``#`` are comments anywhere before ``end``;
@@ -85,12 +95,14 @@ cards of the deal to whoever replays it: keep a live deal's history from the
 players until the deal is over.
 
 **Versions.**  A minor version only adds: header lines that a reader may skip
-without changing the replay, and new kinds of event lines (the table family's
-actions, say).  A reader reads every minor version of its own major; in a
-history newer than itself it skips header lines it does not know and refuses
-an event line it does not know as needing a newer rummykit (in its own version
-or older, an unknown line is corruption).  A changed line is a new major
-version, and a reader refuses a newer major version, saying so.
+without changing the replay, and new kinds of lines (1.1: the table family).
+:func:`dump` writes the oldest version that has every line the history holds,
+so a show-family history is still 1.0 and an older reader replays it.  A
+reader reads every minor version of its own major; in a history newer than
+itself it skips header lines it does not know and refuses an event line it does
+not know as needing a newer rummykit; in its own version or older, a line that
+version does not have is corruption.  A changed line is a new major version,
+and a reader refuses a newer major version, saying so.
 
 :func:`load` refuses anything malformed with :class:`HistoryError`, which
 names the line.  :func:`replay` deals from the seed and applies every recorded
@@ -111,7 +123,7 @@ from typing import Final
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import CardError, format_cards, parse_card, parse_cards
-from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, ShowDeal
+from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, new_deal
 from rummykit.engine.events import (
     Action,
     DealEnded,
@@ -145,7 +157,10 @@ __all__ = [
 ]
 
 FORMAT_MAJOR: Final = 1
-FORMAT_MINOR: Final = 0
+FORMAT_MINOR: Final = 1
+# The first minor version of each family's histories: a history is written in the oldest
+# version that has all its lines, so older readers keep replaying what they can.
+_FAMILY_MINOR: Final = {"show": 0, "table": 1}
 FORMAT_VERSION: Final = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
 MAGIC: Final = "# rummykit hand history"
 END: Final = "end"
@@ -196,6 +211,7 @@ class RecordedResult:
     ending: Ending
     charges: tuple[int, ...]
     seats: tuple[Line, ...]  # one ``seat N ...`` line per seat, in seat order
+    doubled: bool = False  # table family: ``(ENDING, doubled)``
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +242,9 @@ class History:
 
 # ---------------------------------------------------------------------------- event lines
 
-# An action line is ``SEAT`` then one of these; a new kind of action (the table family's
-# open, lay off, swap, put back) is one more entry.  ``note`` is the part of a line that is
-# not the event's text; ``build`` turns a match into the action (CardError: a bad card).
+# An action line is ``SEAT`` then one of these; a new kind of action is one more entry.
+# ``note`` is the part of a line that is not the event's text; ``build`` turns a match into the
+# action (CardError: a bad card); ``since`` is the minor version that added the line.
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,10 +254,13 @@ class LineKind:
     name: str
     pattern: re.Pattern[str]
     build: Callable[[re.Match[str]], Action] | None  # None: the table's own event, not an action
+    since: int = 0  # the minor version of format 1 that has this line
 
 
-def _kind(name: str, pattern: str, build: Callable[[re.Match[str]], Action] | None = None) -> LineKind:
-    return LineKind(name, re.compile(pattern), build)
+def _kind(
+    name: str, pattern: str, build: Callable[[re.Match[str]], Action] | None = None, since: int = 0
+) -> LineKind:
+    return LineKind(name, re.compile(pattern), build, since)
 
 
 _NOTE: Final = " [declared"
@@ -253,8 +272,11 @@ def _groups(text: str) -> Groups:
 
 def _show(m: re.Match[str]) -> Action:
     card = parse_card(m["card"])
-    groups = _groups(m["groups"])  # checked even when not declared, so a bad card is found here
-    return Action.show(card, groups if m["note"] else None)
+    groups = _groups(m["groups"])
+    if m["note"]:
+        return Action.show(card, groups)
+    # The table laid it out: replay that very layout, not whatever the arranger gives today.
+    return Action.show(card, layout=groups)
 
 
 def _wrong_show(m: re.Match[str]) -> Action:
@@ -271,8 +293,29 @@ def _take(m: re.Match[str]) -> Action:
     return Action.draw_pile()
 
 
+# The table family's melds are printed as they lie (runs low to high, jokers in their slots),
+# and the engine keeps a meld given in that order as it is: the line is the whole action.
+
+
+def _open(m: re.Match[str]) -> Action:
+    return Action.open(_groups(m["groups"]))
+
+
+def _lay_down(m: re.Match[str]) -> Action:
+    return Action.lay_down(parse_cards(m["cards"]))
+
+
+def _lay_off(m: re.Match[str]) -> Action:
+    return Action.lay_off(int(m["meld"]), parse_cards(m["cards"]))
+
+
+def _swap(m: re.Match[str]) -> Action:
+    return Action.swap(int(m["meld"]), parse_card(m["card"]))
+
+
 _SEAT: Final = r"(?P<seat>\d+) "
 _CARD: Final = r"(?P<card>\S+)"
+_MELD: Final = r"(?P<meld>\d{1,9})"
 
 ACTION_LINES: Final[tuple[LineKind, ...]] = (
     _kind("draw stock", _SEAT + r"draw stock", lambda m: Action.draw_stock()),
@@ -285,15 +328,24 @@ ACTION_LINES: Final[tuple[LineKind, ...]] = (
         _SEAT + r"wrong show " + _CARD + r": .+?(?P<note> \[declared: (?P<declared>[^\]]+)\])?",
         _wrong_show,
     ),
+    # the table family (Rummy 40, Remi 51), format 1.1
+    _kind("open", _SEAT + r"open (?P<groups>.+) \(\d+\)", _open, since=1),
+    _kind("lay down", _SEAT + r"lay down (?P<cards>.+)", _lay_down, since=1),
+    _kind("lay off", _SEAT + r"lay off " + _MELD + r" (?P<cards>.+)", _lay_off, since=1),
+    _kind("swap", _SEAT + r"swap " + _MELD + " " + _CARD, _swap, since=1),
+    _kind("put back", _SEAT + r"put back", lambda m: Action.put_back(), since=1),
 )
 TABLE_LINES: Final[tuple[LineKind, ...]] = (
     _kind("deal", _SEAT + r"deal pile \S+(?: cut \S+)?"),
     _kind("stock rebuilt", r"stock rebuilt: \d+ cards"),
 )
 _DEAL: Final = TABLE_LINES[0]
-_WINS: Final = re.compile(r"(?P<seat>\d+) wins \((?P<ending>[a-z ]+)\): (?P<charges>\d+(?: \d+)*)")
+_DOUBLED: Final = ", doubled"
+_WINS: Final = re.compile(
+    r"(?P<seat>\d+) wins \((?P<ending>[a-z ]+?)(?P<doubled>, doubled)?\): (?P<charges>-?\d+(?: -?\d+)*)"
+)
 _SEAT_LINE: Final = re.compile(
-    r"seat (?P<seat>\d+) (?P<status>won|in|dropped|wrong show), charge (?P<charge>\d+)"
+    r"seat (?P<seat>\d+) (?P<status>won|in|dropped|wrong show), charge (?P<charge>-?\d+)"
     r"(?: \((?:hand|halved from) \d+\))?(?:: (?P<cards>.+))?"
 )
 _STATUS_WORDS: Final = {SeatStatus.IN: "in", SeatStatus.DROPPED: "dropped", SeatStatus.OUT: "wrong show"}
@@ -328,6 +380,8 @@ def _seat_line(s: SeatResult, halved: bool) -> str:
 def result_lines(result: DealResult) -> list[str]:
     """A finished deal's result lines: the deal's end, then one line per seat."""
     head = DealEnded(seq=0, seat=None, result=result).text()  # the event's own text form
+    if result.doubled:  # the event's text does not say so; a table-family history does
+        head = head.replace(")", _DOUBLED + ")", 1)
     return [head, *(_seat_line(s, result.halved) for s in result.seats)]
 
 
@@ -358,12 +412,17 @@ def changed_settings(rules: Rules) -> dict[str, str]:
     }
 
 
-def _turn_cap(deal: Deal) -> int:
-    """The smallest ``turn_cap`` that gives a deal of these rules the deal's turn limit and ending."""
-    limit, rule = deal.turn_limit, deal.rules.turn_limit
-    if rule is not None and limit == rule:
-        return max(limit, TURN_CAP)  # the rules' limit ends the deal; any cap above it will do
-    return limit
+def _cap(deal: Deal) -> int:
+    """The ``cap`` to write: the deal's turn cap, or the engine's where that deals the same."""
+    cap, rule = deal.turn_cap, deal.rules.turn_limit
+    if rule is not None and rule <= min(cap, TURN_CAP):
+        return TURN_CAP  # the rules' limit ends the deal first, under either cap
+    return cap
+
+
+def _version_of(deal: Deal) -> str:
+    """The oldest format version that has every line of the deal's history."""
+    return f"{FORMAT_MAJOR}.{_FAMILY_MINOR[deal.rules.family]}"
 
 
 def _seed_text(seed: int | str) -> str:
@@ -386,20 +445,6 @@ def _match_value(value: object) -> str:
     return str(value)
 
 
-def _check_dealt_from_seed(deal: Deal, cap: int) -> None:
-    """Refuse a deal whose cards did not come from its seed (a stacked shoe): it would not replay."""
-    if isinstance(deal, ShowDeal):
-        fresh: Deal = ShowDeal(
-            deal.rules, deal.seed, dealer=deal.dealer, turn_cap=cap, arranger=deal.arranger
-        )
-    else:
-        fresh = type(deal)(deal.rules, deal.seed, dealer=deal.dealer, turn_cap=cap)
-    if fresh.events[0] != deal.events[0]:
-        raise ValueError(
-            "this deal was not dealt from its seed (a stacked shoe?): its history would not replay"
-        )
-
-
 def dump(
     deal: Deal,
     *,
@@ -412,9 +457,12 @@ def dump(
     and the deal number, written as ``match KEY=VALUE`` lines and given back by :func:`load`.
     """
     rules = deal.rules
-    cap = _turn_cap(deal)
-    _check_dealt_from_seed(deal, cap)
-    lines = [f"{MAGIC} {FORMAT_VERSION}", f"rules {rules.preset}"]
+    if deal.stacked:
+        raise ValueError(
+            "this deal was dealt from a stacked shoe, not from its seed: its history would not replay"
+        )
+    cap = _cap(deal)
+    lines = [f"{MAGIC} {_version_of(deal)}", f"rules {rules.preset}"]
     lines += [f"set {key}={text}" for key, text in changed_settings(rules).items()]
     lines += [f"seed {_seed_text(deal.seed)}", f"dealer {deal.dealer}", f"seats {rules.players}"]
     if cap != TURN_CAP:
@@ -589,6 +637,12 @@ def _parse_event(number: int, line: str, players: int, version: tuple[int, int])
         m = kind.pattern.fullmatch(line)
         if m is None:
             continue
+        if kind.since > version[1]:
+            raise HistoryError(
+                number,
+                f"{line!r} is a line of format {FORMAT_MAJOR}.{kind.since}, "
+                f"but the history says it is format {version[0]}.{version[1]}",
+            )
         seat: int | None = None
         if "seat" in kind.pattern.groupindex:
             seat = int(m["seat"])
@@ -625,7 +679,7 @@ def _parse_result(number: int, line: str, players: int) -> RecordedResult | None
     winner = int(m["seat"])
     if len(charges) != players or winner >= players:
         raise HistoryError(number, f"a result names a winner and one charge a seat, for {players} seats")
-    return RecordedResult(number, line, winner, ending, charges, ())
+    return RecordedResult(number, line, winner, ending, charges, (), m["doubled"] is not None)
 
 
 def _seat_lines(
@@ -681,6 +735,13 @@ def load(text: str) -> History:
         i += 1
     at = i + 1  # the deal line (or the end line): missing header lines are reported there
     rules = header.rules(at)
+    first = _FAMILY_MINOR[rules.family]
+    if version < (FORMAT_MAJOR, first):
+        raise HistoryError(
+            header.once["rules"][0],
+            f"{rules.preset} is a {rules.family}-family game, whose histories are format "
+            f"{FORMAT_MAJOR}.{first} or newer, but this one says it is format {version[0]}.{version[1]}",
+        )
     players = rules.players
     seed = header.seed(at)
     dealer_at, dealer_text = header.need("dealer", at)
@@ -735,7 +796,9 @@ def _waiting(deal: Deal) -> str:
     seat = deal.to_play
     if seat is None:
         return "the deal is over"
-    return f"seat {seat} is to {'draw' if deal.phase is Phase.DRAW else 'throw'}"
+    if deal.phase is Phase.DRAW:
+        return f"seat {seat} is to draw"
+    return f"seat {seat} is to {'play' if deal.family == 'table' else 'throw'}"
 
 
 def _mismatch(entry: Entry, event: Event, history: History) -> HistoryError:
@@ -750,22 +813,19 @@ def _mismatch(entry: Entry, event: Event, history: History) -> HistoryError:
     return HistoryError(entry.number, problem)
 
 
-def replay(source: str | History, *, arranger: Arranger | None = None) -> ShowDeal:
+def replay(source: str | History, *, arranger: Arranger | None = None) -> Deal:
     """The deal a hand history records, replayed through the engine and checked line by line.
 
-    Raises :class:`HistoryError` (naming the line) when the text is malformed, an action is not
-    legal, an event is not the recorded one, or the result differs; nothing half-replayed is
-    ever returned.  Pass ``arranger`` to share one between replays of the same rules.
+    The deal is of the family the rules name (a ``ShowDeal`` or a ``TableDeal``).  Raises
+    :class:`HistoryError` (naming the line) when the text is malformed, an action is not legal,
+    an event is not the recorded one, or the result differs; nothing half-replayed is ever
+    returned.  Pass ``arranger`` to share one between show-family replays of the same rules.
     """
     history = load(source) if isinstance(source, str) else source
     rules = history.rules
-    if not rules.is_show:
-        raise HistoryError(
-            history.rules_line, f"{rules.preset} is a table game: its deals cannot be replayed yet"
-        )
     if arranger is not None and arranger.rules != rules:
         arranger = None  # built for other rules: the deal makes its own
-    deal = ShowDeal(rules, history.seed, dealer=history.dealer, turn_cap=history.turn_cap, arranger=arranger)
+    deal = new_deal(rules, history.seed, dealer=history.dealer, turn_cap=history.turn_cap, arranger=arranger)
     matched = 0  # the engine's events matched to lines so far
     for entry in history.entries:
         events = deal.events_since(matched)
