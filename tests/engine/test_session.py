@@ -560,12 +560,12 @@ def test_every_match_the_engine_plays_is_accepted_by_the_sheet() -> None:
 
 
 def test_make_player_knows_random_and_greedy_and_names_them_when_it_does_not() -> None:
-    assert BOT_NAMES == ("random", "greedy")
+    assert BOT_NAMES[:2] == ("random", "greedy")
     assert isinstance(make_player("random", 1), RandomPlayer)
     assert isinstance(make_player(" Greedy ", "x"), GreedyPlayer)
     with pytest.raises(BotError) as info:
         make_player("clever", 1)
-    assert str(info.value) == "unknown bot 'clever' (known: random, greedy)"
+    assert str(info.value) == f"unknown bot 'clever' (known: {', '.join(BOT_NAMES)})"
     assert isinstance(info.value, ValueError)
     for name in BOT_NAMES:
         player = make_player(name, 0)

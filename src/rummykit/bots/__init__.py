@@ -2,13 +2,13 @@
 
 >>> from rummykit.bots import make_player, BOT_NAMES
 >>> BOT_NAMES
-('random', 'greedy')
+('random', 'greedy', 'easy', 'medium', 'hard')
 >>> make_player("greedy", seed=7).name
 'greedy'
 >>> make_player("clever", seed=7)
 Traceback (most recent call last):
 ...
-rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy)
+rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy, easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ from rummykit.bots.base import (
     rejoin_always,
 )
 from rummykit.bots.baseline import GreedyPlayer, RandomPlayer
+from rummykit.bots.easy import EasyPlayer
+from rummykit.bots.hard import HardPlayer
+from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.table_baseline import TableGreedy, TableRandom
 from rummykit.engine.rules import Rules
 
@@ -49,7 +52,13 @@ __all__ = [
 
 # Every bot by name: a later issue adds the difficulty levels here.
 BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
-    {"random": RandomPlayer, "greedy": GreedyPlayer}
+    {
+        "random": RandomPlayer,
+        "greedy": GreedyPlayer,
+        "easy": EasyPlayer,
+        "medium": MediumPlayer,
+        "hard": HardPlayer,
+    }
 )
 BOT_NAMES: Final[tuple[str, ...]] = tuple(BOTS)
 

@@ -1,0 +1,391 @@
+"""``hard``: medium's hand reading plus card tracking, safe throws, expected-cost drops and a search.
+
+* Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
+  the cut), what each seat took from the pile and so still holds, and which pile cards each
+  seat passed over (from the events it observed).
+* Throw: medium's ranking of the throws by ``away`` and charge, with a penalty on a card the next
+  seat has shown it wants (it took a card from the pile that this card would sit in a group
+  with): only the next seat may take the throw.  The closest few throws then go to a search:
+  worlds are sampled from the unseen cards consistent with the view (the other seats get what
+  they are known to hold, the rest at random; the stock gets its count), each candidate throw is
+  played out in every world by greedy play at every seat (:mod:`~rummykit.bots.rollout`, the
+  same world for every candidate so that only the throw differs), and the throw with the best
+  mean net wins (ties lean to the ranking).  The search is anytime: it stops at the deadline or
+  after ``max_worlds`` worlds, whichever comes first.
+* Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
+  best throw).
+* Drop: at any turn before drawing, when the hand is not plainly good, the same search estimates
+  the mean net of playing on; the seat drops when that is worse than the drop cost (in a pool,
+  going out or being in compel is weighed too, see :class:`~rummykit.bots.contract.MatchContext`).
+
+Its worlds are dealt from the view only: :func:`~rummykit.bots.tracking.sample_hidden` never
+sees the deal.  With a seed and a deadline that is never reached the bot is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummykit.bots.contract import Deadline, MatchContext
+from rummykit.bots.level import throw_kinds
+from rummykit.bots.medium import MediumPlayer
+from rummykit.bots.reading import HandReader, ThrowEval
+from rummykit.bots.rollout import Playout
+from rummykit.bots.tracking import Knowledge, PassTracker, is_wild, read_view, sample_hidden
+from rummykit.engine.cards import format_card
+from rummykit.engine.events import Action, ActionKind, Event, SeatStatus
+from rummykit.engine.views import SeatView
+
+__all__ = ["Candidate", "HardPlayer"]
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One throw in the search: its ranking, and the nets of its playouts."""
+
+    card: int
+    score: float  # medium's score plus the danger penalty (lower is better)
+    danger: int  # seats that showed they want it (the next seat)
+    eval: ThrowEval
+    total: float = 0.0
+    n: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+
+class HardPlayer(MediumPlayer):
+    """Tracking, safe throws, expected-cost drops, and determinized playouts under a deadline."""
+
+    name = "hard"
+    budget_ms = 250.0
+    max_worlds = 64  # worlds per decision: the search's size when the deadline is far
+    min_worlds = 8  # with fewer worlds by the deadline, the search is too noisy: the ranking decides
+    candidates = 6  # throws searched
+    window = 40.0  # ... within this much of the best score
+    danger_weight = 6.0  # score penalty for feeding the next seat
+    prior_weight = 0.4  # points of mean net per point of score (the ranking's say in the search)
+    drop_margin = 4.0  # drop when playing on is worse than the drop by this much
+    out_penalty = 60.0  # a pool: what going out is worth beyond the points
+    safety_ms = 5.0  # stop the search this long before the deadline
+    search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
+    draw_bias = 1.0  # points of mean net in favour of medium's rule
+
+    def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
+        super().__init__(seed, budget_ms=budget_ms)
+        self.passes = PassTracker()
+        self.context: MatchContext | None = None
+        self.cutoffs = 0  # searches the deadline cut short (those decisions may not replay exactly)
+        self.last_reason = ""  # one line on the last decision, for hints
+        self.last_values: dict[str, float] = {}
+
+    def observe(self, event: Event) -> None:
+        self.passes.observe(event)
+
+    def choose(self, view: SeatView, deadline: Deadline | None = None) -> Action:
+        """As every level chooses; also leaves a one-line reason in :attr:`last_reason`."""
+        self.last_reason = ""
+        action = super().choose(view, deadline)
+        if not self.last_reason:
+            self.last_reason = self._reason(view, action)
+        return action
+
+    def _reason(self, view: SeatView, action: Action) -> str:
+        """Why ``action``, in a player's words (the throw and the drop say it themselves)."""
+        top = view.pile_top
+        if action.kind is ActionKind.SHOW and action.card is not None:
+            return f"show, throwing {format_card(action.card)}: the other thirteen are all in groups"
+        if action.kind is ActionKind.DRAW_PILE and top is not None:
+            card = format_card(top)
+            hand, wild, reader = view.hand, view.wild, self.reader(view.rules)
+            if is_wild(top, wild):
+                return f"take {card}: a joker fills whatever gap the hand ends up with"
+            finish, _throw, _after = reader.arranger.best_throw((*hand, top), wild)
+            if any(k != top for k in finish):
+                return f"take {card}: it completes the hand, and you can show"
+            ranked = self.ranked_throws(view, reader, (*hand, top), [k for k in set(hand) if k != top])
+            t = ranked[0][1]
+            away = reader.away(hand, wild)
+            if t.away < away:
+                return f"take {card}: it brings the hand from {away} to {t.away} cards from a show"
+            return f"take {card}: it lowers what the hand would pay to {t.charge}"
+        if action.kind is ActionKind.DRAW_STOCK:
+            if top is None or Action.draw_pile() not in view.legal:
+                return "draw from the stock"
+            return f"draw from the stock: the {format_card(top)} on the pile does not help this hand"
+        if action.kind is ActionKind.DROP:
+            return f"drop for {view.drop_cost}: this hand is too far from a show to play on"
+        return str(action)
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    def _next_seat(self, view: SeatView) -> int:
+        n = view.players
+        s = (view.seat + 1) % n
+        while view.statuses[s] is not SeatStatus.IN and s != view.seat:
+            s = (s + 1) % n
+        return s
+
+    def _utility(self, view: SeatView, net: float, charge: float) -> float:
+        """A deal's net as this seat values it: in a pool, going out costs ``out_penalty`` more."""
+        ctx = self.context
+        if ctx is None or ctx.pool_out is None:
+            return net
+        if ctx.totals[view.seat] + charge >= ctx.pool_out:
+            return net - self.out_penalty
+        return net
+
+    def _in_play(self, view: SeatView) -> list[bool]:
+        return [st is SeatStatus.IN for st in view.statuses]
+
+    def _charged(self, view: SeatView) -> list[int]:
+        """What seats out of the deal were charged (a drop's cost; a wrong show's penalty)."""
+        out = [0] * view.players
+        rules = view.rules
+        for s, st in enumerate(view.statuses):
+            if st is SeatStatus.DROPPED:
+                # a seat that dropped before taking any card paid the first drop
+                first = not view.took[s] and not view.thrown[s]
+                out[s] = (rules.drop_first if first else rules.drop_middle) or 0
+            elif st is SeatStatus.OUT:
+                out[s] = rules.wrong_show or 0
+        return out
+
+    # ---- drop ------------------------------------------------------------------------------
+
+    def _drop(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
+        cost = view.drop_cost
+        if cost is None:
+            return False
+        hand, wild = view.hand, view.wild
+        away = reader.away(hand, wild)
+        charge = reader.charge(hand, wild)
+        ctx = self.context
+        if ctx is not None and ctx.compelled(view.seat, view.rules.drop_first):
+            self.last_reason = "play on: dropping now would put this seat out of the pool"
+            return False
+        if away <= 2 or (away <= 3 and charge < reader.arranger.total(hand, wild)):
+            return False  # near a show, or a pure run in hand: plainly worth playing
+        value = self._search_play_on(view, reader, deadline)
+        if value is None:
+            return super()._drop(view, reader, deadline)
+        drop_value = self._utility(view, -cost, cost)
+        self.last_values = {"play": value, "drop": drop_value}
+        if value < drop_value - self.drop_margin:
+            self.last_reason = (
+                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
+                f"about {value:+.0f} on average"
+            )
+            return True
+        return False
+
+    def _search_play_on(self, view: SeatView, reader: HandReader, deadline: Deadline) -> float | None:
+        """The mean value of playing on from this draw (greedy play everywhere), or None when
+        the deadline left no time for enough worlds."""
+        know = read_view(view, self.passes)
+        playout = Playout(reader.arranger, view.wild)
+        in_play, charged = self._in_play(view), self._charged(view)
+        turns_left = view.turn_limit - view.turn + 1
+        total, n = 0.0, 0
+        while n < self.max_worlds:
+            if deadline.remaining_ms() < self.safety_ms:
+                self.cutoffs += 1
+                break
+            world = sample_hidden(view, know, self.rng)
+            rng = random.Random(self.rng.getrandbits(32))
+            nets = playout.play(
+                world.hands, world.stock, world.pile, in_play, charged, view.seat, rng, turns_left=turns_left
+            )
+            mine = nets[view.seat]
+            total += self._utility(view, mine, max(0, -mine))
+            n += 1
+        return total / n if n >= self.min_worlds else None
+
+    # ---- draw ------------------------------------------------------------------------------
+
+    def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
+        """Medium's rule, then (when the pile card might help) a search of stock against pile."""
+        take = super()._draw(view, reader, deadline)
+        top = view.pile_top
+        if not self.search_draw or top is None or is_wild(top, view.wild):
+            return take
+        hand, wild = view.hand, view.wild
+        finish, _t, _c = reader.arranger.best_throw((*hand, top), wild)
+        if any(k != top for k in finish):
+            return True  # a show
+        playout = Playout(reader.arranger, wild)
+        if not playout.may_want(list(hand), top):
+            return take
+        ranked = self.ranked_throws(view, reader, (*hand, top), [k for k in set(hand) if k != top])
+        if not ranked:
+            return False
+        throw = ranked[0][1]
+        value = self._search_draw(view, reader, playout, top, throw, deadline)
+        if value is None:
+            return take
+        pile_value, stock_value = value
+        self.last_values = {"pile": pile_value, "stock": stock_value}
+        bias = self.draw_bias if take else -self.draw_bias  # the rule's say
+        return pile_value + bias > stock_value
+
+    def _search_draw(
+        self,
+        view: SeatView,
+        reader: HandReader,
+        playout: Playout,
+        top: int,
+        throw: ThrowEval,
+        deadline: Deadline,
+    ) -> tuple[float, float] | None:
+        """Mean values of taking the pile card (then ``throw``) and of a blind draw (then the
+        greedy throw), over the same sampled worlds; None with too few worlds by the deadline."""
+        know = read_view(view, self.passes)
+        in_play, charged = self._in_play(view), self._charged(view)
+        me, nxt = view.seat, self._next_seat(view)
+        turns_left = view.turn_limit - view.turn
+        best = reader.arranger.best_throw
+        pile_total = stock_total = 0.0
+        worlds = 0
+        while worlds < self.max_worlds:
+            if deadline.remaining_ms() < self.safety_ms:
+                self.cutoffs += 1
+                break
+            world = sample_hidden(view, know, self.rng)
+            if not world.stock:
+                break
+            seed = self.rng.getrandbits(32)
+            # the pile card, then the ranking's throw
+            hands = [list(h) for h in world.hands]
+            hands[me].remove(throw.card)
+            hands[me].append(top)
+            pile = [*world.pile[:-1], throw.card]
+            charges = [-1] * view.players
+            charges[me] = throw.charge
+            nets = playout.play(
+                hands,
+                list(world.stock),
+                pile,
+                in_play,
+                charged,
+                nxt,
+                random.Random(seed),
+                charges=charges,
+                turns_left=turns_left,
+            )
+            pile_total += self._utility(view, nets[me], max(0, -nets[me]))
+            # a blind draw, then the greedy throw (or a show)
+            hands = [list(h) for h in world.hands]
+            stock = list(world.stock)
+            mine = hands[me]
+            mine.append(stock.pop())
+            finish, card, after = best(mine, view.wild)
+            if finish:
+                nets = playout.show(hands, in_play, charged, me, mine, finish, None)
+            else:
+                mine.remove(card)
+                charges = [-1] * view.players
+                charges[me] = after
+                nets = playout.play(
+                    hands,
+                    stock,
+                    [*world.pile, card],
+                    in_play,
+                    charged,
+                    nxt,
+                    random.Random(seed),
+                    charges=charges,
+                    turns_left=turns_left,
+                )
+            stock_total += self._utility(view, nets[me], max(0, -nets[me]))
+            worlds += 1
+        if worlds < self.min_worlds:
+            return None
+        return pile_total / worlds, stock_total / worlds
+
+    # ---- throw -----------------------------------------------------------------------------
+
+    def _throw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> int:
+        allowed = throw_kinds(view)
+        ranked = self.ranked_throws(view, reader, view.hand, allowed)
+        know = read_view(view, self.passes)
+        nxt = self._next_seat(view)
+        ace_high = view.rules.ace_high
+        cands = []
+        for score, t in ranked:
+            danger = know.danger([nxt], t.card, ace_high) if nxt != view.seat else 0
+            cands.append(Candidate(t.card, score + self.danger_weight * danger, danger, t))
+        cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
+        best = cands[0].score
+        pool = [c for c in cands[: self.candidates] if c.score <= best + self.window]
+        if len(pool) > 1 and self._search_throws(view, reader, know, pool, deadline) >= self.min_worlds:
+            pool.sort(key=lambda c: (-(c.mean - self.prior_weight * (c.score - best)), c.score, c.card))
+        choice = pool[0]
+        self.last_reason = self._throw_reason(view, reader, know, choice, nxt)
+        return choice.card
+
+    def _search_throws(
+        self,
+        view: SeatView,
+        reader: HandReader,
+        know: Knowledge,
+        pool: Sequence[Candidate],
+        deadline: Deadline,
+    ) -> int:
+        """Play every candidate out in the same sampled worlds until the deadline or
+        ``max_worlds``; returns the number of worlds."""
+        playout = Playout(reader.arranger, view.wild)
+        in_play, charged = self._in_play(view), self._charged(view)
+        nxt = self._next_seat(view)
+        turns_left = view.turn_limit - view.turn
+        me = view.seat
+        for c in pool:
+            c.total, c.n = 0.0, 0
+        worlds = 0
+        while worlds < self.max_worlds:
+            if deadline.remaining_ms() < self.safety_ms:
+                self.cutoffs += 1
+                break
+            world = sample_hidden(view, know, self.rng)
+            seed = self.rng.getrandbits(32)
+            for c in pool:
+                hands = [list(h) for h in world.hands]
+                hands[me].remove(c.card)
+                pile = [*world.pile, c.card]
+                charges = [-1] * view.players
+                charges[me] = c.eval.charge
+                nets = playout.play(
+                    hands,
+                    list(world.stock),
+                    pile,
+                    in_play,
+                    charged,
+                    nxt,
+                    random.Random(seed),
+                    charges=charges,
+                    turns_left=turns_left,
+                )
+                mine = nets[me]
+                c.total += self._utility(view, mine, max(0, -mine))
+                c.n += 1
+            worlds += 1
+        return worlds
+
+    def _throw_reason(
+        self, view: SeatView, reader: HandReader, know: Knowledge, c: Candidate, nxt: int
+    ) -> str:
+        card = format_card(c.card)
+        wild = view.wild
+        a = reader.arranger.arrange(view.hand, wild)
+        loose = c.card in a.loose or c.card == a.throw
+        what = "it is in no group" if loose else f"it leaves the hand {c.eval.away} from a show"
+        if c.danger:
+            return f"throw {card}: {what}, though seat {nxt + 1} has taken cards it would go with"
+        others = [s for s in range(view.players) if s != view.seat]
+        if not any(know.wanted_by(s, c.card, view.rules.ace_high) for s in others):
+            safe = "no one has shown they want it"
+        else:
+            safe = f"seat {nxt + 1}, next to play, has not shown it wants it"
+        return f"throw {card}: {what} and {safe}"

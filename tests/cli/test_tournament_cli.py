@@ -1,0 +1,75 @@
+"""``rummykit tournament``: the command-line contract of issue 4."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rummykit.cli.main import main
+
+
+def tournament_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(["tournament", *argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.strip().splitlines()
+    assert len(lines) == 1
+    assert captured.err == ""  # no progress bar when stderr is not a terminal
+    data = json.loads(lines[0])
+    assert isinstance(data, dict)
+    return data
+
+
+def strength(data: dict[str, Any]) -> dict[str, tuple[float, int, int]]:
+    """Per bot, the figures that do not depend on the clock."""
+    return {n: (b["points_per_deal"], b["deals_won"], b["drops"]) for n, b in data["bots"].items()}
+
+
+def test_json_shape_and_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
+    data = tournament_json(
+        capsys, "--rules", "nepali", "--seats", "2", "--bots", "easy,greedy", "--deals", "12", "--duplicate"
+    )
+    assert data["deals"] == 12 and data["plays"] == 24  # every deck twice, the seats swapped
+    assert data["bots_by_seat"] == ["easy", "greedy"]
+    bots = data["bots"]
+    assert set(bots) == {"easy", "greedy"}
+    for b in bots.values():
+        lo, hi = b["ci95"]
+        assert lo <= b["points_per_deal"] <= hi
+        assert 0 <= b["deal_win_rate"] <= 1
+        assert b["p99_ms"] >= b["median_ms"] >= 0
+        assert b["late"] == 0
+    # two seats, one bot each, every deck both ways: the nets are opposite and the wins add up
+    assert bots["easy"]["points_per_deal"] == pytest.approx(-bots["greedy"]["points_per_deal"], abs=1e-6)
+    assert bots["easy"]["deals_won"] + bots["greedy"]["deals_won"] == 24
+    assert bots["easy"]["drops"] == 0  # easy never drops
+
+
+def test_the_figures_do_not_depend_on_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--seats", "4", "--bots", "medium,easy", "--deals", "6", "--seed", "9", "--duplicate"]
+    one = tournament_json(capsys, *argv, "--workers", "1")
+    two = tournament_json(capsys, *argv, "--workers", "2")
+    assert strength(one) == strength(two)
+    assert one["plays"] == 12  # medium,easy,medium,easy has two distinct rotations
+
+
+def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "easy,random", "--seats", "2", "--deals", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "points/deal" in out and "p99 ms" in out and "easy" in out and "random" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "clever"], "unknown bot 'clever'"),
+        (["--bots", "easy,medium,hard", "--seats", "2"], "3 bots for 2 seats"),
+        (["--deals", "0"], "--deals must be at least 1"),
+        (["--rules", "rummy40"], "table game"),
+        (["--budget-ms", "soon"], "--budget-ms takes a number"),
+    ],
+)
+def test_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert main(["tournament", *argv]) == 2
+    assert message in capsys.readouterr().err
