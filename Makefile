@@ -17,7 +17,7 @@ install: $(PY)
 
 play: $(PY)
 	$(PIP) install --quiet -e .
-	$(VENV)/bin/rummykit play
+	$(VENV)/bin/rummykit serve
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks

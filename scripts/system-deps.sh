@@ -7,6 +7,7 @@ set -euo pipefail
 declare -A NEED=(
   [pdftoppm]=poppler-utils
   [pdftotext]=poppler-utils
+  [/usr/bin/chromium]=chromium  # the browser tests launch this very file
 )
 
 missing=()

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from rummykit import __version__
-from rummykit.cli import arrange_cmd, play_cmd, replay_cmd, sheet_cmd, simulate_cmd, tournament_cmd
+from rummykit.cli import arrange_cmd, play_cmd, replay_cmd, serve_cmd, sheet_cmd, simulate_cmd, tournament_cmd
 
 
 class UsageError(Exception):
@@ -26,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd.add_parser(commands)
     simulate_cmd.add_parser(commands)
     sheet_cmd.add_parser(commands)
+    serve_cmd.add_parser(commands)
     tournament_cmd.add_parser(commands)
     return parser
 

@@ -1,0 +1,70 @@
+"""``rummykit serve``: the web table, where people and bots play (``docs/protocol.md``).
+
+Opens the database (a SQLite file in the working directory unless ``--db`` or
+``RUMMYKIT_DATABASE_URL`` names another, PostgreSQL included), brings back every match that was
+being played, prints the address to open and serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "serve",
+        help="run the web table (lobby, tables, spectators, history) on this machine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="database URL (default: $RUMMYKIT_DATABASE_URL or sqlite:///rummykit.db), "
+        "e.g. postgresql+psycopg://user@host/dbname",
+    )
+    p.add_argument(
+        "--bot-pace",
+        metavar="SECONDS",
+        type=float,
+        default=0.8,
+        help="how long a bot takes over a move, before its jitter (default 0.8; 0: at once)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # The server's packages load only here, so the other commands start as fast as before.
+    import uvicorn
+
+    from rummykit.server import create_app
+    from rummykit.server.protocol import MAX_SOCKET_BYTES
+    from rummykit.storage import StoreError
+
+    if not 0 <= args.port <= 65535:
+        print(f"rummykit serve: --port {args.port}: expected 0 to 65535", file=sys.stderr)
+        return 2
+    if not 0 <= args.bot_pace <= 30:
+        print(f"rummykit serve: --bot-pace {args.bot_pace:g}: expected 0 to 30 seconds", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(args.db, bot_pace=args.bot_pace, freeze_gc=True)
+    except StoreError as e:
+        print(f"rummykit serve: {e}", file=sys.stderr)
+        return 2
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rummykit: the table is at http://{host}:{args.port}/", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=MAX_SOCKET_BYTES,
+        # A view is a few kilobytes once a second: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
+    return 0

@@ -1,0 +1,285 @@
+"""The ASGI app: the HTTP API, the WebSocket and the pages (``docs/protocol.md`` is the contract).
+
+:func:`create_app` opens the store at once, so a bad database URL is one clear error before any
+socket opens; the app's lifespan brings the live matches back (:meth:`Hub.start`) and closes
+everything on the way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from rummykit.server.hub import Hub, Live
+from rummykit.server.lobby import options_json, parse_new_table
+from rummykit.server.protocol import PROTOCOL_VERSION, Refusal
+from rummykit.server.table import TableOptions
+from rummykit.storage import MatchRow, Store, StoreError
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_BODY: Final = 16 * 1024
+PAGES: Final = {
+    "table": "table.html",
+    "watch": "watch.html",
+    "history": "history.html",
+    "lobby": "index.html",
+}
+
+
+def _error(status: int, reason: str, expected: str | None = None, got: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": reason, "expected": expected, "got": got}, status_code=status)
+
+
+def _refused(e: Refusal, status: int = 400) -> JSONResponse:
+    return _error(status, e.reason, e.expected, e.got)
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    connect_args: Mapping[str, Any] | None = None,
+    bot_pace: float = 0.8,
+    defaults: TableOptions | None = None,
+    allow_seed: bool = False,
+    message_rate: tuple[float, float] | None = (200.0, 100.0),
+    freeze_gc: bool = False,
+) -> Starlette:
+    """The table server on the database at ``database_url`` (default: ``RUMMYKIT_DATABASE_URL`` or
+    ``sqlite:///rummykit.db``).  ``bot_pace`` is the default seconds a bot takes for a move;
+    ``allow_seed`` lets a request fix the deals' seed (tests and benchmarks only: whoever knows
+    the seed knows every card).  ``message_rate`` is each socket's allowance, (burst, messages a
+    second); ``None`` lifts it (tests and benchmarks whose clients play faster than people).
+    ``freeze_gc`` (for a process that only serves, as ``rummykit serve``) moves everything alive
+    once the matches are restored out of the cyclic collector's reach: its full passes then
+    walk only what play creates, which keeps them short (they stall every table while they
+    run)."""
+    store = Store(database_url, connect_args=connect_args)
+    options = defaults or TableOptions(bot_pace=bot_pace)
+    hub = Hub(store, defaults=options, allow_seed=allow_seed, message_rate=message_rate)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        if freeze_gc:
+            gc.collect()
+            gc.freeze()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    async def live_or_404(request: Request) -> Live | Response:
+        match_id = request.path_params["match_id"]
+        if not (1 <= len(match_id) <= 32 and match_id.isalnum()):
+            return _error(404, f"no match {match_id[:40]!r}", "a match id", match_id[:40])
+        try:
+            live = await hub.load(match_id)
+        except StoreError as e:
+            return _error(503, f"the database failed: {e}")
+        if live is None:
+            return _error(
+                404, f"no match {match_id!r}", "a match id from a link or the history page", match_id
+            )
+        return live
+
+    async def health(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "ok": True,
+                "protocol": PROTOCOL_VERSION,
+                "database": store.engine.dialect.name,
+                **hub.stats(),
+            }
+        )
+
+    async def options_route(request: Request) -> Response:
+        return JSONResponse(options_json(hub.defaults))
+
+    async def create_table(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(
+                413, f"the body is {len(body)} bytes", f"at most {MAX_BODY} bytes", f"{len(body)} bytes"
+            )
+        try:
+            data = orjson.loads(body) if body.strip() else {}
+        except orjson.JSONDecodeError as e:
+            return _error(400, f"not JSON: {e}", "a JSON object", "text that is not JSON")
+        try:
+            new = parse_new_table(data, hub.defaults, allow_seed=hub.allow_seed)
+        except Refusal as e:
+            return _refused(e)
+        try:
+            live, tokens = await hub.create(new)
+        except StoreError as e:
+            return _error(503, f"the database failed: {e}")
+        table = live.table
+        mid = table.match_id
+        seats = [
+            {
+                "seat": info.seat,
+                "name": info.name,
+                "kind": info.kind,
+                "bot": info.bot or None,
+                "token": tokens[info.seat] or None,
+                "invite": f"/t/{mid}?seat_token={tokens[info.seat]}" if tokens[info.seat] else None,
+            }
+            for info in table.seats
+        ]
+        return JSONResponse(
+            {
+                "match_id": mid,
+                "seats": seats,
+                "watch": f"/watch/{mid}?token={live.watch_token}",
+                "watch_token": live.watch_token,
+                "ws": f"/ws/{mid}",
+            },
+            status_code=201,
+        )
+
+    async def table_state(request: Request) -> Response:
+        found = await live_or_404(request)
+        if not isinstance(found, Live):
+            return found
+        seat_token = request.query_params.get("seat_token")
+        watch_token = request.query_params.get("watch_token") or request.query_params.get("token")
+        if (seat_token is None) == (watch_token is None):
+            return _error(
+                400, "give a seat_token or a watch_token", "?seat_token=... or ?watch_token=...", None
+            )
+        seat = hub.open_seat(found, seat_token, watch_token)
+        if seat is False:
+            return _error(
+                403, "this token opens nothing at this table", "the token of this table's link", None
+            )
+        async with found.lock:
+            return JSONResponse(hub.view_for(found, seat if isinstance(seat, int) else None, seat_token))
+
+    def entry(row: MatchRow) -> dict[str, Any]:
+        summary = row.summary or {}
+        deals = int(summary.get("deals", 0))
+        return {
+            "match_id": row.id,
+            "title": row.title,
+            "preset": row.preset,
+            "status": row.status,
+            "created_at": row.created_at.isoformat() if row.created_at else None,
+            "names": summary.get("names", []),
+            "totals": summary.get("totals", []),
+            "totals_text": summary.get("totals_text", []),
+            "winners": summary.get("winners", []),
+            "deals": deals,
+            "histories": list(range(1, deals + 1)) if row.status == "over" else [],
+        }
+
+    async def matches(request: Request) -> Response:
+        status = request.query_params.get("status", "all")
+        if status not in ("all", "over", "playing"):
+            return _error(400, f"unknown status {status[:20]!r}", "over, playing or all", status[:20])
+        try:
+            limit = int(request.query_params.get("limit", "50"))
+        except ValueError:
+            return _error(400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit"))
+        limit = max(1, min(limit, 500))
+        try:
+            rows = await asyncio.to_thread(store.recent_matches, 500 if status != "all" else limit)
+        except StoreError as e:
+            return _error(503, f"the database failed: {e}")
+        chosen = [entry(r) for r in rows if status == "all" or r.status == status][:limit]
+        return JSONResponse({"matches": chosen})
+
+    async def match_detail(request: Request) -> Response:
+        found = await live_or_404(request)
+        if not isinstance(found, Live):
+            return found
+        row = await asyncio.to_thread(store.match, found.table.match_id)
+        assert row is not None
+        out = entry(row)
+        async with found.lock:
+            table = found.table
+            sheet = dict(table.sheet_json())  # a copy: the table keeps its own
+            sheet["text"] = table.session.match.table_text()
+            out.update(
+                names=list(table.names),
+                sheet=sheet,
+                phase=table.phase,
+                deals=table.session.deals_played,
+            )
+        over = found.table.phase == "over"
+        out["histories"] = list(range(1, out["deals"] + 1)) if over else []
+        out["history_urls"] = [f"/api/matches/{row.id}/deals/{n}/history" for n in out["histories"]]
+        return JSONResponse(out)
+
+    async def deal_history(request: Request) -> Response:
+        found = await live_or_404(request)
+        if not isinstance(found, Live):
+            return found
+        table = found.table
+        raw = request.path_params["n"]
+        if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+            return _error(400, "deals are counted from 1", "a deal number", raw[:20])
+        n = int(raw)
+        if table.phase != "over":
+            return _error(
+                409,
+                "the match is still being played: its hand histories open when it is over",
+                "a finished match",
+                table.phase,
+            )
+        text = await asyncio.to_thread(store.history, table.match_id, n - 1)
+        if text is None:
+            return _error(404, f"no deal {n} in this match", f"1 to {table.session.deals_played}", raw)
+        filename = f"rummykit-{table.match_id}-deal-{n}.txt"
+        return PlainTextResponse(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    def page(name: str) -> Any:
+        async def serve(request: Request) -> Response:
+            path = STATIC / PAGES[name]
+            if not path.is_file():
+                path = STATIC / "index.html"
+            return FileResponse(path, media_type="text/html; charset=utf-8")
+
+        return serve
+
+    async def socket(ws: WebSocket) -> None:
+        await hub.serve(ws, ws.path_params["match_id"])
+
+    STATIC.mkdir(exist_ok=True)
+    routes = [
+        Route("/api/health", health),
+        Route("/api/options", options_route),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{match_id}", table_state),
+        Route("/api/matches", matches),
+        Route("/api/matches/{match_id}", match_detail),
+        Route("/api/matches/{match_id}/deals/{n}/history", deal_history),
+        WebSocketRoute("/ws/{match_id}", socket),
+        Route("/", page("lobby")),
+        Route("/t/{match_id}", page("table")),
+        Route("/watch/{match_id}", page("watch")),
+        Route("/history", page("history")),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.store = store
+    return app

@@ -1,0 +1,822 @@
+"""The hub: every live table, its sockets, its bots and clocks, and the store behind them.
+
+Order of work for anything that changes a table (an intent from a socket, a bot's move, a clock
+running out, the next deal): take the table's lock, let the table :meth:`~Table.check` it, append
+it to the store's action log, :meth:`~Table.commit` it, then queue each socket's message.  So
+nothing is ever sent that is not stored, and a refused intent changes nothing anywhere.
+
+Each socket has an outbound queue and a writer task, so a slow client never holds a table's lock;
+a client that falls :data:`MAX_QUEUE` messages behind is disconnected (it reconnects and catches
+up).  Each table has one driver task that sleeps until the table's next :class:`~Step` (a bot's
+move after its pace, an away seat's deadline, the next deal) or until something changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from sqlalchemy import select
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from rummykit.bots import BOT_NAMES, BasePlayer, Player, make_player
+from rummykit.engine.history import dump as dump_history
+from rummykit.engine.rules import RulesError, get_preset
+from rummykit.server.lobby import NewTable
+from rummykit.server.protocol import (
+    HELLO_TIMEOUT,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    ConnState,
+    Message,
+    Refusal,
+    dumps,
+    parse_message,
+)
+from rummykit.server.table import Entry, Intent, SeatInfo, Step, Table, TableOptions
+from rummykit.storage import NewSeat, SeatRow, Store, StoreError, hash_token
+
+__all__ = ["CATCHUP_LIMIT", "MAX_QUEUE", "Conn", "Hub", "Live"]
+
+log = logging.getLogger("rummykit.server")
+
+MAX_QUEUE: Final = 500  # messages a socket may fall behind before it is dropped
+CATCHUP_LIMIT: Final = 500  # missed events sent as an update; more, and the client gets a state
+# Bots that answer in well under a millisecond think on the event loop; the others (the
+# difficulty bots search, ``hard`` for ~0.1 s) in a worker thread, so no table waits on them.
+FAST_BOTS: Final = frozenset({"random", "greedy", "easy"})
+RATE: Final = (200.0, 100.0)  # a socket's message bucket: burst, refill per second (people never come close)
+KEEP_OVER: Final = 100  # finished tables kept in memory with nobody watching
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+class Conn:
+    """One socket: its state in the connection state machine, who it is, and its outbound queue."""
+
+    def __init__(self, ws: WebSocket, rate: tuple[float, float] | None = RATE) -> None:
+        self.ws = ws
+        self.rate = rate
+        self.state = ConnState.CONNECTING
+        self.live: Live | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.close_code: int | None = None
+        self._tokens, self._refilled = (rate or RATE)[0], _now()
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client too far behind is closed (its writer sends nothing more)."""
+        if self.state is ConnState.CLOSED:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close(4429)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, data: Mapping[str, Any]) -> None:
+        self.send(dumps(data))
+
+    def close(self, code: int) -> None:
+        """Close after what is queued (the writer closes the socket with ``code``)."""
+        if self.close_code is None:
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    def error(self, refusal: Refusal, msg_id: str | int | None = None) -> None:
+        live = self.live
+        out: dict[str, Any] = {
+            "type": "error",
+            "reason": refusal.reason,
+            "expected": refusal.expected,
+            "got": refusal.got,
+            "version": None if live is None else live.table.version,
+        }
+        if msg_id is not None:
+            out["id"] = msg_id
+        self.send_json(out)
+
+    def take_token(self) -> bool:
+        """Rate limit: a token from the bucket, or False when the client sends too fast."""
+        if self.rate is None:
+            return True
+        now = _now()
+        burst, rate = self.rate
+        self._tokens = min(burst, self._tokens + (now - self._refilled) * rate)
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the client went away; the reader sees it too
+        finally:
+            if self.close_code is not None and self.ws.application_state is WebSocketState.CONNECTED:
+                with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+                    await self.ws.close(self.close_code)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in memory with its lock, sockets, bots and driver."""
+
+    table: Table
+    watch_token: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    conns: set[Conn] = field(default_factory=set)
+    seat_conns: dict[int, Conn] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
+    rematch_watch: str | None = None
+    driver: asyncio.Task[None] | None = None
+
+
+class Hub:
+    """Every table this server holds, and everything that touches them."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        defaults: TableOptions | None = None,
+        allow_seed: bool = False,
+        message_rate: tuple[float, float] | None = RATE,
+    ) -> None:
+        self.store = store
+        self.message_rate = message_rate
+        # Writes go through one thread on SQLite: it takes one writer at a time anyway, and
+        # threads queueing on its lock sleep in whole milliseconds.  PostgreSQL takes several.
+        sqlite = store.engine.dialect.name == "sqlite"
+        self._writer = ThreadPoolExecutor(max_workers=1 if sqlite else 4, thread_name_prefix="rummykit-db")
+        self.defaults = defaults or TableOptions()
+        self.allow_seed = allow_seed
+        self.tables: dict[str, Live] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    # ---- life cycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bring back every live match from the store, where its log left it."""
+        rows = await asyncio.to_thread(self.store.live_matches)
+        for row in rows:
+            try:
+                await self.load(row.id)
+            except Exception:  # one bad match must not stop the server
+                log.exception("match %s could not be restored", row.id)
+
+    async def stop(self) -> None:
+        """Stop the drivers, close the sockets, let pending writes (histories, summaries) finish."""
+        self._closing = True
+        drivers = [t for live in self.tables.values() if (t := live.driver) is not None]
+        for task in drivers:
+            task.cancel()
+        for live in list(self.tables.values()):
+            for conn in list(live.conns):
+                conn.close(1001)
+        await asyncio.gather(*drivers, return_exceptions=True)
+        if self._tasks:
+            _done, pending = await asyncio.wait(list(self._tasks), timeout=5.0)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        self._writer.shutdown(wait=True)
+
+    async def _write(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a store write on the writer thread(s)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(fn, *args, **kwargs))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            error = task.exception()
+            if not isinstance(error, Refusal):  # a refusal nobody waited for any more
+                log.error("a table task failed", exc_info=error)
+
+    async def _shielded(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        """Run a change of a table in a task of the hub's own, and wait for it.
+
+        A connection's task may be cancelled at any await (its client went away, the server is
+        stopping); a change of a table must not stop between its write to the store and its
+        commit, or memory would fall behind the log.  So the change runs to its end in its own
+        task, lock and all, whatever happens to the task waiting for it."""
+        return await asyncio.shield(self._spawn(coro))
+
+    # ---- tables --------------------------------------------------------------------------------
+
+    async def create(self, new: NewTable) -> tuple[Live, list[str]]:
+        """A new table in the store and in memory; returns it and each human seat's secret token."""
+        seed = new.seed if new.seed is not None else secrets.token_hex(8)
+        seats = [NewSeat(s.name, s.kind, s.bot) for s in new.seats]
+        row, tokens = await self._write(
+            lambda: self.store.create_match(
+                preset=new.preset,
+                settings=new.rules.settings(),
+                seed=seed,
+                seats=seats,
+                title=new.title,
+                options=new.options.to_dict(),
+            )
+        )
+        live = await self.load(row.id)
+        assert live is not None
+        summary = self._summary(live.table)  # the listing names the seats from the start
+        await self._write(lambda: self.store.update_match(row.id, summary=summary))
+        return live, tokens
+
+    async def load(self, match_id: str) -> Live | None:
+        """The table of ``match_id``, rebuilt from the store if it is not in memory."""
+        live = self.tables.get(match_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        try:
+            async with lock:
+                live = self.tables.get(match_id)
+                if live is None:
+                    live = await asyncio.to_thread(self._build, match_id)
+                    if live is None:
+                        return None
+                    self.tables[match_id] = live
+                    self._evict()
+                    self._start(live)
+        finally:
+            if not lock.locked():  # nobody else is loading it: forget the lock (ids can be guessed)
+                self._loading.pop(match_id, None)
+        return live
+
+    def _build(self, match_id: str) -> Live | None:
+        """Read a match and replay its log (in a worker thread: it touches the database)."""
+        row = self.store.match(match_id)
+        if row is None:
+            return None
+        seats = [SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in self.store.seats(match_id)]
+        broken: str | None = None
+        try:
+            rules = get_preset(row.preset).replace(**dict(row.settings))
+        except RulesError as e:
+            rules = get_preset(row.preset)
+            broken = f"the stored rules do not load: {e}"
+        try:
+            table = Table(
+                match_id, rules, row.seed, seats, TableOptions.from_dict(row.options or {}), title=row.title
+            )
+        except ValueError as e:  # a table-family match: this server does not seat those yet
+            log.error("match %s: %s", match_id, e)
+            return None
+        now = _now()
+        if broken is None:
+            table.replay(((a.seat, a.payload) for a in self.store.actions(match_id)), now)
+        else:
+            table.broken = broken
+        if table.broken:
+            log.error("match %s: %s", match_id, table.broken)
+        live = Live(table, row.watch_token)
+        if table.rematch is not None:
+            other = self.store.match(table.rematch)
+            live.rematch_watch = None if other is None else other.watch_token
+        for info in seats:
+            if not info.human:
+                live.players[info.seat] = self._player(info, row.seed)
+        # the bots that keep notes hear the current deal again
+        if table.deals and table.phase == "playing":
+            start = max(i for i, e in enumerate(table.log) if e.kind == "dealt")
+            self._observe(live, table.log[start:])
+        self._missing_histories(table)
+        if table.phase == "over" and row.status != "over":
+            # the last run stopped before it marked the match over
+            self.store.update_match(match_id, status="over", summary=self._summary(table))
+        return live
+
+    def _player(self, info: SeatInfo, seed: str) -> Player:
+        name = info.bot if info.bot in BOT_NAMES else BOT_NAMES[-1]
+        return make_player(name, f"{seed}/bot/{info.seat}")
+
+    def _missing_histories(self, table: Table) -> None:
+        """Store the history of a finished deal the last run did not get to store."""
+        done = {n for n, _ in self.store.histories(table.match_id)}
+        finished = table.session.deals_played
+        for n in range(finished):
+            if n not in done:
+                self._save_history(table, n)
+
+    def _save_history(self, table: Table, n: int) -> None:
+        self.store.save_history(table.match_id, n, self._history(table, n))
+
+    def _history(self, table: Table, n: int) -> str:
+        """Deal ``n``'s hand history, its seats named as at the table (a finished deal: it no
+        longer changes, so any thread may read it)."""
+        seats = next(e.data["seats"] for e in table.log if e.kind == "dealt" and e.deal == n)
+        names = [table.names[s] for s in seats]
+        return dump_history(table.deals[n], names=names, match={"id": table.match_id, "deal": n + 1})
+
+    def _summary(self, table: Table) -> dict[str, Any]:
+        sheet = table.sheet_json()
+        return {
+            "names": list(table.names),
+            "totals": sheet["totals"],
+            "totals_text": sheet["totals_text"],
+            "winners": sheet["winners"],
+            "deals": table.session.deals_played,
+            "format": sheet["format"],
+        }
+
+    def _evict(self) -> None:
+        """Forget finished tables nobody watches, beyond the newest :data:`KEEP_OVER`."""
+        idle = [
+            m for m, live in self.tables.items() if live.table.phase in ("over", "broken") and not live.conns
+        ]
+        for match_id in idle[: max(0, len(idle) - KEEP_OVER)]:
+            live = self.tables.pop(match_id)
+            if live.driver is not None:
+                live.driver.cancel()
+
+    def _start(self, live: Live) -> None:
+        if live.driver is None and not self._closing:
+            live.driver = asyncio.get_running_loop().create_task(self._drive(live))
+
+    # ---- changing a table ----------------------------------------------------------------------
+
+    async def play(
+        self,
+        live: Live,
+        seat: int | None,
+        intent: Intent,
+        *,
+        origin: Conn | None = None,
+        msg_id: str | int | None = None,
+    ) -> list[Entry]:
+        """Check, store, commit and send one intent.  The caller holds ``live.lock``."""
+        table = live.table
+        table.check(seat, intent)
+        deal_no = len(table.deals) - (0 if intent.kind == "deal" else 1)
+        try:
+            await self._write(
+                self.store.append_action,
+                table.match_id,
+                table.actions,
+                max(deal_no, 0),
+                seat,
+                intent.payload(),
+            )
+        except StoreError as e:
+            raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.kind) from None
+        entries = table.commit(seat, intent, _now())
+        self._fan_out(live, entries, origin, msg_id)
+        self._observe(live, entries)
+        live.wake.set()
+        if any(e.kind == "deal_ended" for e in entries):
+            self._spawn(self._deal_finished(live, len(table.deals) - 1, table.phase == "over"))
+        return entries
+
+    async def _deal_finished(self, live: Live, n: int, over: bool) -> None:
+        """Store the deal's history and the listing's summary (derived data, after the sends)."""
+        table = live.table
+        summary = self._summary(table)
+        text = self._history(table, n)
+        try:
+            await self._write(self.store.save_history, table.match_id, n, text)
+            await self._write(
+                lambda: self.store.update_match(
+                    table.match_id, status="over" if over else None, summary=summary
+                )
+            )
+        except StoreError:
+            log.exception("match %s: deal %d's history or summary was not stored", table.match_id, n + 1)
+
+    def _observe(self, live: Live, entries: list[Entry]) -> None:
+        """Bots that keep notes hear every event as their seat sees it."""
+        for seat, player in live.players.items():
+            if getattr(type(player), "observe", None) is BasePlayer.observe:
+                continue
+            for e in entries:
+                if e.event is not None and seat in e.seats:
+                    player.observe(e.event.seen_by(e.seats.index(seat)))
+
+    def rematch_url(self, live: Live, seat: int | None, token: str | None) -> str | None:
+        """The link to the rematch for a seat holding ``token`` (its own seat there), or the
+        rematch's watch link for a spectator."""
+        target = live.table.rematch
+        if target is None:
+            return None
+        if seat is None:
+            return None if live.rematch_watch is None else f"/watch/{target}?token={live.rematch_watch}"
+        return None if token is None else f"/t/{target}?seat_token={token}"
+
+    def _fan_out(
+        self, live: Live, entries: list[Entry], origin: Conn | None, msg_id: str | int | None
+    ) -> None:
+        table = live.table
+        now = _now()
+        made: dict[int | None, dict[str, Any]] = {}
+        texts: dict[int | None, str] = {}
+        for conn in list(live.conns):
+            if conn.state is not ConnState.PLAYING:
+                continue
+            key = conn.seat
+            message = made.get(key)
+            if message is None:
+                message = made[key] = {
+                    "type": "update",
+                    "version": table.version,
+                    "events": [table.render(e, key) for e in entries],
+                    "view": table.view(key, now, rematch_url=self.rematch_url(live, conn.seat, conn.token)),
+                }
+            if conn is origin and msg_id is not None:
+                conn.send_json({**message, "id": msg_id})
+                continue
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = dumps(message)
+            conn.send(text)
+
+    def _presence(self, live: Live) -> None:
+        table = live.table
+        message = dumps(
+            {
+                "type": "presence",
+                "version": table.version,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "connected": table.connected[s.seat],
+                        "away_turns": table.auto_turns[s.seat],
+                    }
+                    for s in table.seats
+                ],
+                "deadline": table.deadline(_now()),
+            }
+        )
+        for conn in live.conns:
+            if conn.state is ConnState.PLAYING:
+                conn.send(message)
+
+    # ---- the driver: bots, clocks, deals ---------------------------------------------------------
+
+    async def _drive(self, live: Live) -> None:
+        table = live.table
+        while True:
+            live.wake.clear()
+            step = table.next_step(_now())
+            if step is None:
+                await live.wake.wait()
+                continue
+            delay = step.due - _now()
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(live.wake.wait(), delay)
+                    continue  # something changed: think again
+            try:
+                await self._perform(live, step)
+            except asyncio.CancelledError:
+                raise
+            except Refusal as e:
+                log.warning(
+                    "match %s: the table's own %s was refused: %s", table.match_id, step.kind, e.reason
+                )
+                await asyncio.sleep(1.0)  # the database is likely down: try again soon
+            except Exception:
+                log.exception("match %s: %s failed", table.match_id, step.kind)
+                await asyncio.sleep(1.0)
+            else:
+                await asyncio.sleep(0)  # let sockets and other tables run between bot moves
+
+    async def _perform(self, live: Live, step: Step) -> None:
+        table = live.table
+        seat = step.seat
+        if step.kind == "bot":
+            assert seat is not None
+            await self._bot_move(live, step, seat)
+            return
+        async with live.lock:
+            if table.version != step.version:
+                return
+            if step.kind == "deal":
+                await self.play(live, None, Intent("deal"))
+            elif step.kind == "bot_rejoin":
+                await self.play(live, seat, Intent("rejoin"))
+            elif step.kind == "auto":
+                assert seat is not None
+                await self.play(live, seat, table.auto_intent(seat))
+
+    async def _bot_move(self, live: Live, step: Step, seat: int) -> None:
+        """A bot's move: it thinks from its seat's view while its pause runs, then plays."""
+        table = live.table
+        async with live.lock:
+            if table.version != step.version or table.deal is None:
+                return
+            dseat = table.session.deal_seat(seat)
+            assert dseat is not None
+            view = table.deal.view(dseat)
+        player = live.players[seat]
+        intent: Intent | None
+        try:
+            if table.seats[seat].bot in FAST_BOTS:
+                action = player.choose(view)
+            else:
+                action = await asyncio.to_thread(player.choose, view)
+            intent = Intent.of(action)
+        except Exception:
+            log.exception("match %s: bot %s failed to choose", table.match_id, player.name)
+            intent = None
+        await asyncio.sleep(max(0.0, step.not_before - _now()))  # the rest of its pause
+        async with live.lock:
+            if table.version != step.version:
+                return
+            if intent is not None:
+                try:
+                    await self.play(live, seat, intent)
+                    return
+                except Refusal as e:
+                    if e.reason.startswith("could not save"):
+                        raise
+                    log.error("match %s: bot %s chose %s: %s", table.match_id, player.name, intent, e.reason)
+            # a bot that fails or breaks the contract must not stall the table: play for it
+            await self.play(live, seat, table.auto_intent(seat))
+
+    # ---- sockets -----------------------------------------------------------------------------
+
+    async def serve(self, ws: WebSocket, match_id: str) -> None:
+        """One socket from accept to close (``docs/protocol.md``, the connection states)."""
+        await ws.accept()
+        conn = Conn(ws, self.message_rate)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        try:
+            live = await self.load(match_id) if _plausible_id(match_id) else None
+            if live is None:
+                conn.error(Refusal(f"no match {match_id[:40]!r} here", "a table's link", match_id[:40]))
+                conn.close(4404)
+                return
+            conn.live = live
+            if not await self._hello(conn, live):
+                return
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await self._on_message(conn, live, message.get("text"))
+                if conn.close_code is not None:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            # Plain code, no await: this runs even when the connection's task is being cancelled.
+            self._detach(conn)
+            conn.state = ConnState.CLOSED
+            if conn.close_code is None:
+                conn.close(1000)
+            try:
+                await asyncio.wait_for(writer, 5.0)  # flush the last error and the close code
+            except TimeoutError:
+                pass
+            finally:
+                writer.cancel()
+
+    async def _hello(self, conn: Conn, live: Live) -> bool:
+        """CONNECTING until a good hello; then welcome and the first update or state."""
+        deadline = _now() + HELLO_TIMEOUT
+        while True:
+            try:
+                message = await asyncio.wait_for(conn.ws.receive(), max(0.0, deadline - _now()))
+            except TimeoutError:
+                conn.error(Refusal("no hello in time", f"hello within {HELLO_TIMEOUT:g} seconds", "nothing"))
+                conn.close(4408)
+                return False
+            if message["type"] == "websocket.disconnect":
+                return False
+            try:
+                msg = parse_message(message.get("text"))
+            except Refusal as e:
+                conn.error(e)
+                continue
+            if msg.type != "hello":
+                conn.error(
+                    Refusal("expected hello first (the connection is CONNECTING)", "hello", msg.type), msg.id
+                )
+                continue
+            seat = self._authenticate(live, msg)
+            if seat is False:
+                what = "seat" if msg.seat_token is not None else "watch"
+                conn.error(
+                    Refusal(
+                        f"this token opens no {what} at this table", "the token of this table's link", "hello"
+                    ),
+                    msg.id,
+                )
+                conn.close(4403)
+                return False
+            break
+        conn.state = ConnState.HELLO_RECEIVED
+        conn.seat = None if seat is None else seat
+        conn.token = msg.seat_token
+        await self._shielded(self._attach(conn, live, msg.last_version))
+        return True
+
+    async def _attach(self, conn: Conn, live: Live, last_version: int | None) -> None:
+        """HELLO_RECEIVED -> PLAYING: take the seat (from an older window too), welcome, the first
+        view, and the seat's first join."""
+        async with live.lock:
+            table = live.table
+            if conn.seat is not None:
+                old = live.seat_conns.get(conn.seat)
+                if old is not None:
+                    old.error(
+                        Refusal("this seat was opened in another window", "use the newest window", None)
+                    )
+                    old.close(4409)
+                    old.state = ConnState.CLOSED
+                    live.conns.discard(old)
+                live.seat_conns[conn.seat] = conn
+                table.set_connected(conn.seat, True, _now())
+            live.conns.add(conn)
+            conn.send_json(
+                {
+                    "type": "welcome",
+                    "protocol": PROTOCOL_VERSION,
+                    "role": "spectator" if conn.seat is None else "seat",
+                    "seat": conn.seat,
+                    "match_id": table.match_id,
+                    "name": None if conn.seat is None else table.names[conn.seat],
+                    "version": table.version,
+                    "max_message_bytes": MAX_MESSAGE_BYTES,
+                }
+            )
+            self._first_view(conn, live, last_version)
+            conn.state = ConnState.PLAYING
+            first = conn.seat is not None and conn.seat not in table.joined
+            if first and table.phase in ("waiting", "playing", "between"):
+                with contextlib.suppress(Refusal):
+                    await self.play(live, conn.seat, Intent("join"))
+            self._presence(live)
+            live.wake.set()
+
+    def _authenticate(self, live: Live, msg: Message) -> int | bool | None:
+        """The seat a seat token opens, ``None`` for the watch token, ``False`` for neither."""
+        table = live.table
+        if msg.seat_token is not None:
+            wanted = hash_token(msg.seat_token)
+            for info in table.seats:
+                if info.token_hash and secrets.compare_digest(info.token_hash, wanted):
+                    return info.seat
+            return False
+        watch = msg.watch_token
+        if (
+            watch is not None
+            and live.watch_token
+            and secrets.compare_digest(live.watch_token.encode(), watch.encode())
+        ):
+            return None
+        return False
+
+    def _first_view(self, conn: Conn, live: Live, last: int | None) -> None:
+        table = live.table
+        now = _now()
+        view = table.view(conn.seat, now, rematch_url=self.rematch_url(live, conn.seat, conn.token))
+        if last is not None and last <= table.version and table.version - last <= CATCHUP_LIMIT:
+            events = [table.render(e, conn.seat) for e in table.log[last:]]
+            conn.send_json(
+                {"type": "update", "version": table.version, "events": events, "view": view, "catchup": True}
+            )
+        else:
+            conn.send_json({"type": "state", "version": table.version, "view": view})
+
+    def _detach(self, conn: Conn) -> None:
+        """Forget a closed socket.  No lock: nothing here awaits, so it cannot interleave with a
+        change of the table halfway, and it must run even in a cancelled task."""
+        live = conn.live
+        if live is None or conn not in live.conns:
+            return
+        live.conns.discard(conn)
+        if conn.seat is not None and live.seat_conns.get(conn.seat) is conn:
+            del live.seat_conns[conn.seat]
+            live.table.set_connected(conn.seat, False, _now())
+            self._presence(live)
+            live.wake.set()
+
+    async def _on_message(self, conn: Conn, live: Live, text: str | None) -> None:
+        """One frame in the PLAYING state (``text`` is ``None`` for a binary frame)."""
+        msg_id: str | int | None = None
+        try:
+            if not conn.take_token():
+                limit = (conn.rate or RATE)[1]
+                raise Refusal("too many messages", f"at most {limit:g} messages a second", "a burst")
+            msg = parse_message(text)
+            msg_id = msg.id
+            if msg.type == "ping":
+                conn.send_json({"type": "pong"} if msg_id is None else {"type": "pong", "id": msg_id})
+                return
+            if msg.type == "hello":
+                raise Refusal("already said hello (the connection is PLAYING)", "an intent", "hello")
+            if conn.seat is None:
+                raise Refusal("spectators only watch", "nothing: a watch link cannot act", msg.describe())
+            if msg.type == "rematch":
+                await self._shielded(self._rematch(conn, live, msg))
+            else:
+                await self._shielded(self._submit(conn, live, msg))
+        except Refusal as e:
+            conn.error(e, msg_id)
+
+    async def _submit(self, conn: Conn, live: Live, msg: Message) -> None:
+        assert conn.seat is not None
+        async with live.lock:
+            table = live.table
+            if msg.version is not None and msg.version != table.version:
+                raise Refusal(
+                    f"stale: the table is at version {table.version}, you sent {msg.version}",
+                    f"version {table.version}",
+                    f"version {msg.version}",
+                )
+            await self.play(live, conn.seat, _intent(msg), origin=conn, msg_id=msg.id)
+
+    async def _rematch(self, conn: Conn, live: Live, msg: Message) -> None:
+        """A new match with the same rules, seats and options.  Each human seat keeps its secret:
+        the new seats get the old seats' token hashes, so the link a player holds opens their
+        seat at the rematch too (and nothing else there)."""
+        table = live.table
+        async with live.lock:
+            if msg.version is not None and msg.version != table.version:
+                raise Refusal(
+                    f"stale: the table is at version {table.version}", f"version {table.version}", None
+                )
+            assert conn.seat is not None
+            table.check(conn.seat, Intent("rematch", target="?"))
+            row, _tokens = await self._write(
+                lambda: self.store.create_match(
+                    preset=table.rules.preset,
+                    settings=table.rules.settings(),
+                    seed=secrets.token_hex(8),
+                    seats=[NewSeat(s.name, s.kind, s.bot) for s in table.seats],
+                    title=table.title,
+                    options=table.options.to_dict(),
+                )
+            )
+            await self._write(self._copy_tokens, table, row.id)
+            live.rematch_watch = row.watch_token
+            await self.play(live, conn.seat, Intent("rematch", target=row.id), origin=conn, msg_id=msg.id)
+
+    def _copy_tokens(self, table: Table, new_id: str) -> None:
+        hashes = {info.seat: info.token_hash for info in table.seats}
+        with self.store.session() as s:
+            for row in s.scalars(select(SeatRow).where(SeatRow.match_id == new_id)):
+                row.token_hash = hashes.get(row.seat, "")
+
+    # ---- reading for the HTTP API ------------------------------------------------------------
+
+    def view_for(self, live: Live, seat: int | None, token: str | None) -> dict[str, Any]:
+        table = live.table
+        return {
+            "role": "spectator" if seat is None else "seat",
+            "seat": seat,
+            "version": table.version,
+            "view": table.view(seat, _now(), rematch_url=self.rematch_url(live, seat, token)),
+        }
+
+    def open_seat(self, live: Live, seat_token: str | None, watch_token: str | None) -> int | bool | None:
+        return self._authenticate(live, Message("hello", seat_token=seat_token, watch_token=watch_token))
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "tables": len(self.tables),
+            "connections": sum(len(live.conns) for live in self.tables.values()),
+            "broken": sorted(m for m, live in self.tables.items() if live.table.broken),
+        }
+
+
+def _plausible_id(match_id: str) -> bool:
+    return 1 <= len(match_id) <= 32 and match_id.isalnum()
+
+
+def _intent(msg: Message) -> Intent:
+    if msg.type == "draw":
+        return Intent("draw stock" if msg.source == "stock" else "draw pile")
+    if msg.type in ("throw", "show"):
+        return Intent(msg.type, msg.card, msg.groups)
+    if msg.type == "next_round":
+        return Intent("ready")
+    return Intent(msg.type)

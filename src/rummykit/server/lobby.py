@@ -1,0 +1,237 @@
+"""The lobby: what a new table may be (``GET /api/options``) and reading a request for one.
+
+The settings the lobby shows are seed 000's settings table, in its order: players, rounds, runs a
+show needs, dropping, cut joker, printed jokers, the ace in a run, what a hand with no clean run
+costs, and the bots' difficulty.  Any other setting of RULES.md may be given by name too; every
+value goes through :func:`rummykit.engine.rules.apply_settings`, so a bad one is refused with the
+rules' own sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rummykit.bots import BOT_NAMES
+from rummykit.engine.rules import PRESET_NAMES, PRESETS, Rules, RulesError, apply_settings, get_preset
+from rummykit.server.protocol import Refusal
+from rummykit.server.table import TableOptions
+
+__all__ = ["NewSeat", "NewTable", "default_difficulty", "options_json", "parse_new_table"]
+
+SHOW_PRESETS: Final = tuple(name for name in PRESET_NAMES if PRESETS[name].is_show)
+MAX_NAME: Final = 40
+# The standard drop costs (RULES.md), for a preset without dropping whose table turns it on.
+_STANDARD_DROPS: Final = (20, 40)
+_LIMITS: Final = {
+    "bot_pace": (0.0, 30.0),
+    "turn_time": (0.01, 86_400.0),
+    "away_time": (0.0, 86_400.0),
+    "away_turns": (0, 100),
+}
+
+
+def default_difficulty() -> str:
+    """Seed 000's standard difficulty where the bots have it, else the best bot there is."""
+    for name in ("medium", "greedy"):
+        if name in BOT_NAMES:
+            return name
+    return BOT_NAMES[0]
+
+
+def options_json(defaults: TableOptions) -> dict[str, Any]:
+    """``GET /api/options``: presets with every setting, the lobby's settings, bots, table options."""
+    players = (2, 6)
+    return {
+        "presets": [
+            {
+                "name": name,
+                "players": list(PRESETS[name].seat_range),
+                "format": PRESETS[name].format,
+                "settings": PRESETS[name].settings(),
+            }
+            for name in SHOW_PRESETS
+        ],
+        "lobby": [
+            {"key": "players", "label": "Players", "type": "int", "min": players[0], "max": 8},
+            {"key": "rounds", "label": "Rounds", "type": "int", "min": 1, "max": 50},
+            {"key": "runs_needed", "label": "Runs a show needs", "type": "choice", "choices": [1, 2]},
+            {"key": "dropping", "label": "Dropping", "type": "bool"},
+            {"key": "cut_joker", "label": "Cut joker", "type": "bool"},
+            {"key": "printed_jokers", "label": "Printed jokers", "type": "bool"},
+            {"key": "ace_high", "label": "The ace in a run", "type": "bool"},
+            {"key": "full_count", "label": "No clean run costs", "type": "int", "min": 1, "max": 1000},
+            {"key": "difficulty", "label": "Difficulty", "type": "choice", "choices": list(BOT_NAMES)},
+        ],
+        "bots": list(BOT_NAMES),
+        "default_difficulty": default_difficulty(),
+        "options": defaults.to_dict(),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    name: str
+    kind: str  # human | bot
+    bot: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A request for a table, read and checked."""
+
+    preset: str
+    rules: Rules
+    seats: tuple[NewSeat, ...]
+    options: TableOptions
+    title: str
+    seed: str | None
+
+
+def _bad(reason: str, expected: str | None = None, got: object = None) -> Refusal:
+    return Refusal(reason, expected, None if got is None else str(got)[:80])
+
+
+def _mapping(value: object, what: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise _bad(f"{what} must be a JSON object", f"{what}: {{...}}", type(value).__name__)
+    return value
+
+
+def _name(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(f"{what} must be text", "a name of 1 to 40 characters", value)
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise _bad(f"{what} must be 1 to {MAX_NAME} printable characters", "a short name", value)
+    return name
+
+
+def _rules(preset: str, settings: Mapping[str, Any], seats: int | None) -> Rules:
+    try:
+        base = get_preset(preset)
+    except RulesError as e:
+        raise _bad(str(e), f"one of {', '.join(SHOW_PRESETS)}", preset) from None
+    if not base.is_show:
+        raise _bad(
+            f"{base.preset} is a table game: the web table plays the show family for now",
+            f"one of {', '.join(SHOW_PRESETS)}",
+            preset,
+        )
+    pairs = {k: v for k, v in settings.items() if k not in ("dropping", "printed_jokers", "difficulty")}
+    if "dropping" in settings:
+        dropping = settings["dropping"]
+        if not isinstance(dropping, bool):
+            raise _bad("dropping is true or false", "dropping: true or false", dropping)
+        if not dropping:
+            pairs["drop_first"] = pairs["drop_middle"] = None
+        elif base.drop_first is None:
+            pairs["drop_first"], pairs["drop_middle"] = _STANDARD_DROPS
+    if "printed_jokers" in settings:
+        jokers = settings["printed_jokers"]
+        if isinstance(jokers, bool):
+            pairs["printed_jokers"] = (base.printed_jokers or 2) if jokers else 0
+        else:
+            pairs["printed_jokers"] = jokers
+    if seats is not None and "players" not in pairs:
+        pairs["players"] = seats
+    try:
+        return apply_settings(base, pairs)
+    except RulesError as e:
+        raise _bad(str(e), "settings this preset can play", None) from None
+
+
+def _seats(raw: object, players: int, difficulty: str) -> tuple[NewSeat, ...]:
+    if raw is None:
+        items: list[Mapping[str, Any]] = [{"kind": "human", "name": "You"}]
+        items += [{"kind": "bot"} for _ in range(players - 1)]
+    elif isinstance(raw, list):
+        items = [_mapping(item, "a seat") for item in raw]
+    else:
+        raise _bad("seats must be a list", "seats: [{kind, name, bot}, ...]", type(raw).__name__)
+    if len(items) != players:
+        raise _bad(f"{len(items)} seats for players={players}", f"{players} seats", len(items))
+    seats: list[NewSeat] = []
+    taken: set[str] = set()
+    for i, item in enumerate(items):
+        unknown = set(item) - {"kind", "name", "bot"}
+        if unknown:
+            raise _bad(
+                f"seat {i}: unknown field {sorted(unknown)[0]!r}", "kind, name, bot", sorted(unknown)[0]
+            )
+        kind = item.get("kind", "bot")
+        if kind not in ("human", "bot"):
+            raise _bad(f"seat {i}: kind is human or bot", "human or bot", kind)
+        bot = ""
+        if kind == "bot":
+            bot = item.get("bot") or difficulty
+            if bot not in BOT_NAMES:
+                raise _bad(f"seat {i}: unknown bot {bot!r}", f"one of {', '.join(BOT_NAMES)}", bot)
+        elif item.get("bot"):
+            raise _bad(f"seat {i}: a human seat has no bot", "no bot field on a human seat", item.get("bot"))
+        default = f"Player {i + 1}" if kind == "human" else f"Bot {i + 1}"
+        name = _name(item["name"], f"seat {i}'s name") if item.get("name") is not None else default
+        if name.lower() in taken:
+            if item.get("name") is not None:
+                raise _bad(f"two seats are called {name}", "a different name for each seat", name)
+            name = f"{name} ({bot or kind})"
+        taken.add(name.lower())
+        seats.append(NewSeat(name, kind, bot))
+    return tuple(seats)
+
+
+def _options(raw: Mapping[str, Any], defaults: TableOptions, rules: Rules) -> TableOptions:
+    unknown = set(raw) - set(_LIMITS)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise _bad(f"unknown option {name!r}", ", ".join(_LIMITS), name)
+    values: dict[str, Any] = defaults.to_dict()
+    if rules.clock is not None:
+        values["turn_time"] = float(rules.clock)  # the preset's clock, unless the table sets one
+    for key, value in raw.items():
+        lo, hi = _LIMITS[key]
+        if value is None and key == "turn_time":
+            values[key] = None
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+            raise _bad(f"{key} must be a number from {lo:g} to {hi:g}", f"{key}: {lo:g} to {hi:g}", value)
+        if key == "away_turns" and not isinstance(value, int):
+            raise _bad("away_turns is a whole number", "away_turns: 0 to 100", value)
+        values[key] = value
+    return TableOptions.from_dict(values)
+
+
+def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -> NewTable:
+    """The body of ``POST /api/tables`` as a :class:`NewTable`, or :class:`Refusal` saying why not."""
+    data = _mapping(body, "the body")
+    known = {"preset", "settings", "difficulty", "seats", "title", "options", "seed"}
+    unknown = set(data) - known
+    if unknown:
+        name = sorted(unknown)[0]
+        raise _bad(f"unknown field {name!r}", ", ".join(sorted(known)), name)
+    preset = data.get("preset", "nepali")
+    if not isinstance(preset, str):
+        raise _bad("preset must be a preset's name", f"one of {', '.join(SHOW_PRESETS)}", preset)
+    settings = _mapping(data.get("settings"), "settings")
+    difficulty = data.get("difficulty", settings.get("difficulty", default_difficulty()))
+    if difficulty not in BOT_NAMES:
+        raise _bad(f"unknown difficulty {difficulty!r}", f"one of {', '.join(BOT_NAMES)}", difficulty)
+    raw_seats = data.get("seats")
+    count = len(raw_seats) if isinstance(raw_seats, Sequence) and not isinstance(raw_seats, str) else None
+    rules = _rules(preset, settings, count)
+    seats = _seats(raw_seats, rules.players, str(difficulty))
+    title = data.get("title", "")
+    if not isinstance(title, str) or len(title) > 200 or (title and not title.isprintable()):
+        raise _bad("title must be printable text of at most 200 characters", "a short title", title)
+    seed = data.get("seed")
+    if seed is not None:
+        if not allow_seed:
+            raise _bad("this server deals its own seeds", "no seed field", "seed")
+        if not isinstance(seed, str | int) or isinstance(seed, bool) or not 1 <= len(str(seed)) <= 80:
+            raise _bad("seed must be a short string or number", "seed: text", seed)
+        seed = str(seed)
+    options = _options(_mapping(data.get("options"), "options"), defaults, rules)
+    return NewTable(rules.preset, rules, seats, options, title.strip(), seed)

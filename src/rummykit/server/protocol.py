@@ -1,0 +1,217 @@
+"""The wire: limits, the client's messages as typed values, and refusals that say what was expected.
+
+Every client frame is one JSON object of at most :data:`MAX_MESSAGE_BYTES`.  :func:`parse_message`
+turns it into a :class:`Message` or raises :class:`Refusal` whose ``reason``/``expected``/``got``
+become the ``error`` message sent back to that client only (``docs/protocol.md``).  Cards arrive as
+text and leave as kinds; nothing here knows about tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+import orjson
+
+from rummykit.engine.cards import CardError, format_card, parse_card
+from rummykit.engine.events import Groups
+
+__all__ = [
+    "HELLO_TIMEOUT",
+    "MAX_MESSAGE_BYTES",
+    "MAX_SOCKET_BYTES",
+    "PROTOCOL_VERSION",
+    "ConnState",
+    "Message",
+    "Refusal",
+    "card_text",
+    "cards_text",
+    "dumps",
+    "parse_message",
+]
+
+PROTOCOL_VERSION: Final = 1
+MAX_MESSAGE_BYTES: Final = 4096  # a client frame; the largest real one (a declared show) is ~300 bytes
+MAX_SOCKET_BYTES: Final = 64 * 1024  # beyond this uvicorn closes the socket (1009) before we read it
+HELLO_TIMEOUT: Final = 10.0  # seconds a new socket has to say hello
+_MAX_ID: Final = 64
+
+
+class ConnState(StrEnum):
+    """A socket's place in the connection state machine."""
+
+    CONNECTING = "CONNECTING"
+    HELLO_RECEIVED = "HELLO_RECEIVED"
+    PLAYING = "PLAYING"
+    CLOSED = "CLOSED"
+
+
+class Refusal(Exception):
+    """A message or intent refused: ``reason`` in words, what was ``expected`` and what arrived."""
+
+    def __init__(self, reason: str, expected: str | None = None, got: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.expected = expected
+        self.got = got
+
+
+# type -> (required fields, optional fields); "id" is allowed on every message
+_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
+    "hello": (frozenset(), frozenset({"seat_token", "watch_token", "last_version"})),
+    "draw": (frozenset({"from"}), frozenset({"version"})),
+    "throw": (frozenset({"card"}), frozenset({"version"})),
+    "show": (frozenset({"card"}), frozenset({"groups", "version"})),
+    "drop": (frozenset(), frozenset({"version"})),
+    "next_round": (frozenset(), frozenset({"version"})),
+    "rejoin": (frozenset(), frozenset({"version"})),
+    "start": (frozenset(), frozenset({"version"})),
+    "rematch": (frozenset(), frozenset({"version"})),
+    "ping": (frozenset(), frozenset()),
+}
+MESSAGE_TYPES: Final = tuple(_FIELDS)
+_TYPE_LIST: Final = ", ".join(MESSAGE_TYPES)
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One valid client message.  ``card``/``groups`` are kinds; ``source`` is ``stock`` or ``pile``."""
+
+    type: str
+    id: str | int | None = None
+    version: int | None = None
+    seat_token: str | None = None
+    watch_token: str | None = None
+    last_version: int | None = None
+    source: str | None = None
+    card: int | None = None
+    groups: Groups | None = None
+
+    def describe(self) -> str:
+        """The message in a few words, for an error's ``got``."""
+        if self.type == "draw":
+            return f"draw {self.source}"
+        if self.type in ("throw", "show") and self.card is not None:
+            return f"{self.type} {format_card(self.card)}"
+        return self.type
+
+
+def dumps(data: Any) -> str:
+    """JSON text of a message (orjson: the server sends many)."""
+    return orjson.dumps(data).decode()
+
+
+def card_text(k: int | None) -> str | None:
+    return None if k is None else format_card(k)
+
+
+def cards_text(kinds: tuple[int, ...] | list[int]) -> list[str]:
+    return [format_card(k) for k in kinds]
+
+
+def _int_field(data: dict[str, Any], name: str, got: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Refusal(f"{name} must be a whole number, 0 or more", f"{name}: a version number", got)
+    return value
+
+
+def _token_field(data: dict[str, Any], name: str) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= 200:
+        raise Refusal(f"{name} must be the token text of a link", f"{name}: a string", "hello")
+    return value
+
+
+def _card(value: object, got: str, where: str = "card") -> int:
+    if not isinstance(value, str):
+        raise Refusal(f"{where} must be card text such as 10h or JK", f"{where}: a card", got)
+    try:
+        return parse_card(value)
+    except CardError as e:
+        raise Refusal(str(e), f"{where}: a card such as 10h, Qs, JK", got) from None
+
+
+def _groups(value: object, got: str) -> Groups:
+    if not isinstance(value, list) or not 1 <= len(value) <= 13:
+        raise Refusal("groups must be a list of groups, each a list of cards", "groups: [[cards], ...]", got)
+    out: list[tuple[int, ...]] = []
+    for g in value:
+        if not isinstance(g, list) or not 1 <= len(g) <= 14:
+            raise Refusal("each group is a list of cards", "groups: [[cards], ...]", got)
+        out.append(tuple(_card(c, got, "a group's card") for c in g))
+    return tuple(out)
+
+
+def parse_message(raw: str | None) -> Message:
+    """The client's text frame as a :class:`Message`, or :class:`Refusal` saying what is wrong
+    (``None`` stands for a binary frame, which is refused)."""
+    if raw is None:
+        raise Refusal("binary frames are not read here", "a JSON object in a text frame", "a binary frame")
+    size = len(raw) if raw.isascii() else len(raw.encode())
+    if size > MAX_MESSAGE_BYTES:
+        raise Refusal(
+            f"message too large: {size} bytes", f"at most {MAX_MESSAGE_BYTES} bytes", f"{size} bytes"
+        )
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise Refusal(f"not JSON: {e}", "a JSON object", "text that is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refusal("a message is a JSON object", "a JSON object with a type", type(data).__name__)
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise Refusal("a message needs a type", f"type: one of {_TYPE_LIST}", repr(kind))
+    spec = _FIELDS.get(kind)
+    if spec is None:
+        raise Refusal(f"unknown message type {kind[:40]!r}", f"one of {_TYPE_LIST}", kind[:40])
+    required, optional = spec
+    for name in data:
+        if name not in required and name not in optional and name not in ("type", "id"):
+            allowed = ", ".join(sorted({"type", "id", *required, *optional}))
+            raise Refusal(f"unknown field {name[:40]!r} in {kind}", f"fields: {allowed}", name[:40])
+    for name in sorted(required):
+        if name not in data:
+            raise Refusal(f"missing field {name!r} in {kind}", f"{name}", kind)
+    mid = data.get("id")
+    if mid is not None and (
+        isinstance(mid, bool) or not isinstance(mid, str | int) or len(str(mid)) > _MAX_ID
+    ):
+        raise Refusal(f"id must be a string or a number of at most {_MAX_ID} characters", "id", kind)
+    version = _int_field(data, "version", kind)
+
+    if kind == "hello":
+        seat_token = _token_field(data, "seat_token")
+        watch_token = _token_field(data, "watch_token")
+        if (seat_token is None) == (watch_token is None):
+            raise Refusal(
+                "hello needs exactly one of seat_token and watch_token",
+                "hello with seat_token (a seat's link) or watch_token (the watch link)",
+                "hello",
+            )
+        return Message(
+            kind,
+            mid,
+            seat_token=seat_token,
+            watch_token=watch_token,
+            last_version=_int_field(data, "last_version", kind),
+        )
+    if kind == "draw":
+        source = data["from"]
+        if source not in ("stock", "pile"):
+            raise Refusal(f"draw from {str(source)[:20]!r}?", 'from: "stock" or "pile"', str(source)[:20])
+        return Message(kind, mid, version, source=source)
+    if kind == "throw":
+        return Message(kind, mid, version, card=_card(data["card"], kind))
+    if kind == "show":
+        card = _card(data["card"], kind)
+        groups = data.get("groups")
+        return Message(
+            kind, mid, version, card=card, groups=None if groups is None else _groups(groups, kind)
+        )
+    return Message(kind, mid, version)

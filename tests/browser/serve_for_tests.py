@@ -1,0 +1,30 @@
+"""The table server as the browser tests run it: a subprocess on 127.0.0.1, bots at once (pace 0),
+fixed seeds allowed, no message rate limit, on the SQLite file it is given.
+
+    python tests/browser/serve_for_tests.py PORT sqlite:///path/to/file.db
+"""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from rummykit.server import create_app
+from rummykit.server.protocol import MAX_SOCKET_BYTES
+from rummykit.server.table import TableOptions
+
+
+def main() -> None:
+    port, url = int(sys.argv[1]), sys.argv[2]
+    app = create_app(
+        url,
+        defaults=TableOptions(bot_pace=0.0, away_time=30.0),
+        allow_seed=True,
+        message_rate=None,
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=MAX_SOCKET_BYTES, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

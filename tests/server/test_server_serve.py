@@ -1,0 +1,108 @@
+"""``rummykit serve`` for real: uvicorn on 127.0.0.1, the printed address, HTTP and a WebSocket
+client (the ``websockets`` library) playing through the protocol."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from rummykit.cli.main import main as cli
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "rummykit", "serve", "--port", str(port)),
+            *("--db", f"sqlite:///{tmp_path / 'serve.db'}", "--bot-pace", "0"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line == f"rummykit: the table is at http://127.0.0.1:{port}/\n", proc.stderr
+        base = f"127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://{base}/api/health", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def post(base: str, path: str, body: Any) -> Any:
+    req = urllib.request.Request(
+        f"http://{base}{path}", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_serve_plays_through_a_real_socket(server: str) -> None:
+    health = json.loads(urllib.request.urlopen(f"http://{server}/api/health").read())
+    assert health["ok"] and health["database"] == "sqlite"
+    page = urllib.request.urlopen(f"http://{server}/").read().decode()
+    assert page.lstrip().lower().startswith("<!doctype html>")
+    seats = [{"kind": "human", "name": "Asha"}, {"kind": "bot", "bot": "greedy"}]  # greedy never drops
+    t = post(server, "/api/tables", {"seats": seats})
+    with connect(f"ws://{server}{t['ws']}") as ws:
+        ws.send(json.dumps({"type": "hello", "seat_token": t["seats"][0]["token"]}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+        view = None
+        while view is None or view["legal"] is None:
+            msg = json.loads(ws.recv(timeout=5))
+            view = msg.get("view", view)
+        ws.send(json.dumps({"type": "draw", "from": "stock"}))
+        msg = json.loads(ws.recv(timeout=5))
+        assert msg["type"] == "update" and msg["events"][0]["kind"] == "drew_stock"
+        assert len(msg["view"]["hand"]["cards"]) == 14
+        # a frame over the protocol's 4 KiB is refused, and the socket stays
+        big = json.dumps({"type": "ping", "pad": "x" * 5000})
+        ws.send(big)
+        error = json.loads(ws.recv(timeout=5))
+        assert error["type"] == "error" and error["reason"] == f"message too large: {len(big)} bytes"
+        # a frame over 64 KiB never reaches the table: the server closes the socket (1009)
+        ws.send("x" * 70_000)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_serve_refuses_a_database_it_cannot_reach(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli(["serve", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummykit serve: cannot reach the database") and err[-1] == "\n"
+
+
+def test_serve_checks_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["serve", "--port", "70000"]) == 2
+    assert "expected 0 to 65535" in capsys.readouterr().err
+    assert cli(["serve", "--bot-pace", "-1"]) == 2
+    assert "expected 0 to 30 seconds" in capsys.readouterr().err
