@@ -23,7 +23,7 @@ from typing import Protocol
 
 from rummykit.engine import _arrange  # type: ignore[attr-defined]
 from rummykit.engine.cards import JOKER, KINDS, format_card, sort_key
-from rummykit.engine.groups import GroupRules
+from rummykit.engine.groups import GroupRules, is_wild
 
 T_NONE: int = _arrange.T_NONE
 T_PURE: int = _arrange.T_PURE
@@ -327,7 +327,7 @@ class Arranger:
             out.append(f"{runs_short} more runs")
         if self.rules.long_run_required and not any(g.is_run and len(g.cards) >= 4 for g in groups):
             out.append("a run of four or more cards")
-        naturals = [k for k in loose if self.value(k, wild) > 0 or not _is_wild(k, wild)]
+        naturals = [k for k in loose if self.value(k, wild) > 0 or not is_wild(k, wild)]
         if naturals:
             n = len(naturals)
             out.append(f"{n} loose card" if n == 1 else f"{n} loose cards")
@@ -340,7 +340,3 @@ def _group_order(g: Group) -> tuple[int, int, int]:
     """Pure runs first, then other runs, then sets; each by suit and rank."""
     first = g.stands_for[0] if g.stands_for and g.stands_for[0] is not None else 52
     return (0 if g.pure and g.is_run else 1 if g.is_run else 2, first // 13 if g.is_run else 4, first % 13)
-
-
-def _is_wild(k: int, wild: int | None) -> bool:
-    return k == JOKER or (wild is not None and k % 13 + 1 == wild)

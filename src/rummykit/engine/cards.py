@@ -33,6 +33,22 @@ RANK_NAMES: Final = (
     "queen",
     "king",
 )
+RANK_PLURALS: Final = (
+    "",
+    "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+)
 ACE: Final = 1
 JACK: Final = 11
 QUEEN: Final = 12

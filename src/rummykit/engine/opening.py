@@ -35,7 +35,7 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Final, Protocol
 
-from rummykit.engine.cards import JOKER, SUIT_NAMES, format_card, format_cards
+from rummykit.engine.cards import JOKER, RANK_PLURALS, SUIT_NAMES, format_card, format_cards
 from rummykit.engine.events import TableMeld
 from rummykit.engine.groups import GroupRules, check_group
 
@@ -53,23 +53,6 @@ __all__ = [
     "place_meld",
     "swap_slot",
 ]
-
-_RANK_WORDS: Final = (
-    "",
-    "aces",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "sevens",
-    "eights",
-    "nines",
-    "tens",
-    "jacks",
-    "queens",
-    "kings",
-)
 
 
 class TableRules(GroupRules, Protocol):
@@ -260,7 +243,7 @@ def _run_lo(stands_for: Sequence[int]) -> int:
 
 def _describe(meld: TableMeld) -> str:
     if meld.kind == "set":
-        return f"a set of {_RANK_WORDS[meld.stands_for[0] % 13 + 1]}"
+        return f"a set of {RANK_PLURALS[meld.stands_for[0] % 13 + 1]}"
     return f"a run of {SUIT_NAMES[meld.stands_for[0] // 13]}"
 
 

@@ -24,9 +24,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rummykit.engine.arrange import Arrangement, Group
-from rummykit.engine.cards import JOKER, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, sort_key
+from rummykit.engine.cards import JOKER, RANK_PLURALS, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from rummykit.engine.events import ActionKind, DealResult, Ending, Phase, SeatStatus
-from rummykit.engine.groups import check_group
+from rummykit.engine.groups import check_group, is_wild
 from rummykit.engine.match import LEGEND, MARKS, Match, PointsFormat, PoolFormat, Standing, Status
 from rummykit.engine.opening import Leftover, place_meld
 from rummykit.engine.rules import Rules, RulesError, get_preset
@@ -65,22 +65,6 @@ CELL: Final = 4  # a card's column in the hand: three characters ("10♥") and a
 GAP: Final = 2  # spaces between groups
 _SUIT_STYLES: Final = ("bold", "bold red", "bold red", "bold")  # s h d c
 JOKER_STYLE: Final = "bold magenta"
-_RANK_WORDS: Final = (
-    "",
-    "aces",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "sevens",
-    "eights",
-    "nines",
-    "tens",
-    "jacks",
-    "queens",
-    "kings",
-)
 _TITLES: Final = {
     "nepali": "Nepali rummy",
     "indian": "Indian rummy",
@@ -96,10 +80,6 @@ _TITLES: Final = {
 
 
 # ---- cards ---------------------------------------------------------------------------------
-
-
-def _is_wild(k: int, wild: int | None) -> bool:
-    return k == JOKER or (wild is not None and k % 13 + 1 == wild)
 
 
 def card_plain(k: int) -> str:
@@ -187,7 +167,7 @@ def _stand_in(c: int, s: int | None, wild: int | None) -> str:
     """The note under a grouped card: what a joker, or a wild card not playing itself, stands for."""
     if c == JOKER:
         return "any" if s is None else "=" + card_plain(s)
-    if _is_wild(c, wild) and s is not None and s != c:
+    if is_wild(c, wild) and s is not None and s != c:
         return "=" + card_plain(s)
     return ""
 
@@ -225,7 +205,7 @@ def grouped(
     loose = list(a.loose) + ([a.throw] if a.throw is not None else [])
     if loose:
         loose.sort(key=sort_key)
-        slots = tuple(Slot(k, "wild" if _is_wild(k, wild) else "") for k in loose)
+        slots = tuple(Slot(k, "wild" if is_wild(k, wild) else "") for k in loose)
         segments.append(Segment("loose", slots, "yellow"))
     laid = Counter(slot.kind for seg in segments for slot in seg.slots)
     if laid != Counter(hand):
@@ -239,7 +219,7 @@ def by_suit(hand: Sequence[int], wild: int | None, drawn: int | None = None) -> 
     for suit in range(4):
         kinds = sorted((k for k in hand if k != JOKER and k // 13 == suit), key=sort_key)
         if kinds:
-            slots = tuple(Slot(k, "wild" if _is_wild(k, wild) else "") for k in kinds)
+            slots = tuple(Slot(k, "wild" if is_wild(k, wild) else "") for k in kinds)
             segments.append(Segment(SUIT_NAMES[suit], slots, _SUIT_STYLES[suit]))
     jokers = [k for k in hand if k == JOKER]
     if jokers:
@@ -321,7 +301,7 @@ def wild_words(view: SeatView) -> Text:
     if view.wild is None:
         out.append("printed jokers only" if rules.printed_jokers else "none")
     else:
-        out.append(_RANK_WORDS[view.wild] + jokers, style="magenta")
+        out.append(RANK_PLURALS[view.wild] + jokers, style="magenta")
     out.append(" (cut ")
     out.append_text(card_text(view.cut))
     out.append(")")
@@ -528,7 +508,7 @@ def _group_text(g: Sequence[int], rules: Rules, wild: int | None) -> Text:
         if i:
             out.append(" ")
         out.append_text(card_text(c, wild))
-        if _is_wild(c, wild) and s is not None and s != c:
+        if is_wild(c, wild) and s is not None and s != c:
             out.append("=" + card_plain(s), style="dim")
     return out
 
