@@ -55,7 +55,12 @@ def _line(seats: int, a: str, b: str, data: dict[str, Any]) -> str:
 
 def strength(args: argparse.Namespace) -> int:
     seats_list = [int(s) for s in args.seats.split(",")]
-    wanted = [tuple(m.split(":")) for m in args.matchups.split(",")] if args.matchups else MATCHUPS
+    # A:B plays at every seat count, N/A:B only at N seats
+    wanted: list[tuple[int | None, str, str]] = []
+    for m in args.matchups.split(",") if args.matchups else [f"{a}:{b}" for a, b in MATCHUPS]:
+        only, _, pair = m.rpartition("/")
+        a, b = pair.split(":")
+        wanted.append((int(only) if only else None, a, b))
     results: dict[str, Any] = {}
     out = Path(args.out) if args.out else None
     if out is not None and out.exists():
@@ -63,7 +68,9 @@ def strength(args: argparse.Namespace) -> int:
     lines = []
     for seats in seats_list:
         rules = get_preset("nepali", players=seats)
-        for a, b in wanted:
+        for only, a, b in wanted:
+            if only is not None and only != seats:
+                continue
             key = f"{seats}:{a}:{b}"
             decks = args.four_seat_deals if seats >= 4 and args.four_seat_deals else args.deals
             if key not in results:
@@ -91,6 +98,12 @@ def strength(args: argparse.Namespace) -> int:
             "the first bot's settlement net a deal (higher is better), its 95% interval over the decks,",
             "the deals a seat of it won, its drops; then each bot's time per decision (ms) with its own",
             "budget (easy, medium 50 ms; hard 250 ms, anytime).",
+            "",
+            "Targets (issue 4): easy wins 95% of its deals against random and is below greedy; medium",
+            "is level with greedy or better; hard is at least +5 a deal over greedy (stretch +8), wins",
+            "55% of the deals, and its interval clears medium's; easy and medium p99 at most 50 ms, hard",
+            "median at most 250 ms and p99 at most 1 s.  At four seats each bot holds two seats, so",
+            "'deals won' is the share won by either of its seats (50% is par).",
             "",
             f"Machine: {machine_line()}",
             f"Command: `python benchmarks/bots_bench.py {' '.join(command)}`",
@@ -150,7 +163,7 @@ def main() -> int:
     p.add_argument("--seats", default="2,4")
     p.add_argument("--four-seat-deals", type=int, help="decks per line at four seats (default: --deals)")
     p.add_argument("--seed", default="2026")
-    p.add_argument("--matchups", help="A:B,C:D (default: every line of the table)")
+    p.add_argument("--matchups", help="A:B,N/C:D (N/: at N seats only; default: every line of the table)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--out", help="keep each line's JSON here as it is measured (and resume from it)")
     p.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")

@@ -28,8 +28,8 @@ class EasyPlayer(LevelPlayer):
 
     name = "easy"
     budget_ms = 50.0
-    random_loose = 0.35  # a random loose card
-    high_loose = 0.25  # the dearest loose card
+    random_loose = 0.6  # a random loose card
+    high_loose = 0.3  # the dearest loose card
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
         top = view.pile_top
