@@ -21,53 +21,56 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal, cast
 
 import orjson
 
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
-from rummykit.engine.match import (
-    DealEntry,
-    DealRow,
-    Match,
-    MatchError,
-    PointsFormat,
-    Standing,
-    Status,
-    default_charge,
-)
-from rummykit.sheet import sheet_html, sheet_pdf, sheet_text, sheet_view
-from rummykit.sheet.render import default_title, rejoin_sentence
+from rummykit.engine.match import DealEntry, DealRow, Match
+from rummykit.sheet import entry, sheet_html, sheet_pdf, sheet_text, sheet_view
+from rummykit.sheet.entry import HOW_TO_ENTER, LETTERS, SHEET_KIND, EntryError, split_entries, status_text
+from rummykit.sheet.render import default_title
 
-SHEET_KIND: Final = "rummykit-sheet"  # marks a sheet file; the rest is Match.to_dict() and a title
+__all__ = [
+    "HOW_TO_ENTER",
+    "LETTERS",
+    "SHEET_KIND",
+    "add_deal",
+    "edit_deal",
+    "find_player",
+    "load_sheet",
+    "parse_entry",
+    "rejoin",
+    "save_sheet",
+    "sheet_document",
+    "split_entries",
+    "status_text",
+    "undo",
+    "write_atomic",
+]
 
-LETTERS: Final = {
-    "W": Status.WINNER,
-    "D": Status.DROPPED,
-    "M": Status.MIDDLE_DROP,
-    "F": Status.FULL_COUNT,
-    "X": Status.WRONG_SHOW,
-}
-_TOKEN: Final = re.compile(r"(?P<number>[+-]?\d{1,9})?(?P<letters>[A-Za-z]*)")
-HOW_TO_ENTER: Final = (
-    "one entry per player, in seat order: a number for what the player counts, or "
-    "W winner, D drop, M middle drop, F full count, X wrong show, - out "
-    "(letters take their numbers from the rules; 10D gives a drop its own number)"
-)
+
+@contextlib.contextmanager
+def _refusals() -> Iterator[None]:
+    """The sheet's refusals (:class:`EntryError`, shared with the web page) as the command's
+    :class:`InputError`, which ``rummykit`` prints in one line with exit status 2."""
+    try:
+        yield
+    except EntryError as e:
+        raise InputError(str(e)) from None
 
 
 # ---- the sheet file --------------------------------------------------------------------------
 
 
 def sheet_document(match: Match, title: str | None) -> dict[str, Any]:
-    """What a sheet file holds: :meth:`Match.to_dict` (rules, names, deals, rejoins) and a title."""
-    return {"kind": SHEET_KIND, "title": title or default_title(match), **match.to_dict()}
+    """What a sheet file holds: :func:`rummykit.sheet.entry.sheet_document`."""
+    return entry.sheet_document(match, title)
 
 
 def load_sheet(path: Path) -> tuple[Match, str]:
@@ -87,11 +90,9 @@ def load_sheet(path: Path) -> tuple[Match, str]:
     if not isinstance(data, dict) or data.get("kind") != SHEET_KIND:
         raise InputError(f"{path} is not a score sheet made by rummykit sheet new")
     try:
-        match = Match.from_dict(data)
-    except MatchError as e:
+        return entry.read_document(data)
+    except EntryError as e:
         raise InputError(f"{path}: {e}") from None
-    title = data.get("title")
-    return match, title if isinstance(title, str) and title.strip() else default_title(match)
 
 
 def _file_mode(path: Path) -> int:
@@ -138,114 +139,19 @@ def save_sheet(path: Path, match: Match, title: str | None) -> None:
     write_atomic(path, data)
 
 
-# ---- entries ---------------------------------------------------------------------------------
-
-
-def split_entries(parts: Sequence[str]) -> list[str]:
-    """Entries from arguments or a typed line: separated by spaces or commas."""
-    return [token for part in parts for token in re.split(r"[\s,]+", part) if token]
-
-
-def _token(token: str, name: str) -> tuple[int | None, Status, bool]:
-    """One player's entry: (number or None, status, marked winner)."""
-    if token in ("-", "–", "—"):
-        return None, Status.OUT, False
-    found = _TOKEN.fullmatch(token)
-    letters = found["letters"].upper() if found else ""
-    if not found or not (found["number"] or letters) or any(letter not in LETTERS for letter in letters):
-        raise InputError(f"{name}: {token!r} is not a number or one of W D M F X -")
-    number = int(found["number"]) if found["number"] else None
-    won = "W" in letters
-    rest = letters.replace("W", "", 1)
-    # One letter a player.  W with D or M is let through so that the match refuses a dropped
-    # winner in its own words; any other pair is two endings of one deal.
-    if len(rest) > 1 or (won and rest not in ("", "D", "M")):
-        raise InputError(f"{name}: {token!r} has more than one letter; give each player one")
-    if rest:
-        return number, LETTERS[rest], won
-    return number, Status.WINNER if won else Status.PLAYED, won
+# ---- entries and actions: rummykit.sheet.entry's, refused as InputError -------------------------
 
 
 def parse_entry(match: Match, tokens: Sequence[str], seats_in: Sequence[int]) -> DealEntry:
-    """The deal ``tokens`` describe for ``match`` (not yet validated: add or replace does that).
-
-    ``seats_in`` are the seats playing the deal; when ``tokens`` has one entry per seat in and
-    some seats are out, the out seats are filled in.
-    """
-    names = match.names
-    if len(tokens) == match.players:
-        seats: list[int] = list(range(match.players))
-    elif len(tokens) == len(seats_in) < match.players:
-        seats = list(seats_in)
-    else:
-        expected = f"{match.players} entries (one per player: {', '.join(names)})"
-        if len(seats_in) < match.players:
-            listed = ", ".join(names[seat] for seat in seats_in)
-            expected += f" or {len(seats_in)} (one per player still in: {listed})"
-        raise InputError(f"a deal needs {expected}, got {len(tokens)}")
-    charges: list[int | None] = [None] * match.players
-    statuses: dict[int, Status] = {seat: Status.OUT for seat in range(match.players)}
-    winners: list[int] = []
-    for seat, token in zip(seats, tokens, strict=True):
-        number, status, won = _token(token, names[seat])
-        charges[seat], statuses[seat] = number, status
-        if won:
-            winners.append(seat)
-    if not winners:
-        raise InputError("no winner: mark the player who won the deal with W")
-    for seat, status in statuses.items():
-        if charges[seat] is None and default_charge(status, match.rules) is None:
-            # A letter the rules have no number for (no dropping, no cap, wrong shows refused):
-            # enter 0, so that the match says what is wrong with it in its own words.
-            charges[seat] = 0
-    try:
-        return match.entry(charges, winners[0], statuses)
-    except MatchError as e:
-        raise InputError(str(e)) from None
-
-
-def _seats_in_last_deal(match: Match) -> list[int]:
-    """The seats that played the latest deal: what an edit of it is entered for."""
-    if not match.rows:
-        raise InputError("nothing to edit: no deals yet")
-    statuses = match.rows[-1].entry.statuses
-    return [seat for seat, status in enumerate(statuses) if status is not Status.OUT]
+    """:func:`rummykit.sheet.entry.parse_entry`."""
+    with _refusals():
+        return entry.parse_entry(match, tokens, seats_in)
 
 
 def find_player(match: Match, text: str) -> int:
-    """The seat called ``text``: a name (any case) or a seat number from 1."""
-    wanted = text.strip().casefold()
-    for seat, name in enumerate(match.names):
-        if name.casefold() == wanted:
-            return seat
-    if wanted.isdigit() and 1 <= int(wanted) <= match.players:
-        return int(wanted) - 1
-    raise InputError(f"no player {text!r} (players: {', '.join(match.names)})")
-
-
-# ---- what the sheet says after a change ------------------------------------------------------
-
-
-def status_text(match: Match) -> str:
-    """Where the sheet stands, in a few lines: totals with outs and compel, money, what is next."""
-    fmt = match.format
-    cells = []
-    for seat, name in enumerate(match.names):
-        cell = f"{name} {fmt.show_total(match.totals[seat])}"
-        standing = match.standing(seat)
-        if standing is not Standing.IN:
-            cell += f" ({standing.value})"
-        cells.append(cell)
-    head = f"After deal {len(match.rows)}" if match.rows else "Totals"
-    lines = [f"{head}: {', '.join(cells)}"]
-    if isinstance(fmt, PointsFormat):
-        money = ", ".join(f"{name} {match.money(seat)}" for seat, name in enumerate(match.names))
-        lines.append(f"Money (x {match.rules.point_value}): {money}")
-    view = sheet_view(match)
-    lines.append(view.result)
-    if view.offers:
-        lines.append(view.offers)
-    return "\n".join(lines)
+    """:func:`rummykit.sheet.entry.find_player`."""
+    with _refusals():
+        return entry.find_player(match, text)
 
 
 def _deal_prompt(match: Match) -> str:
@@ -256,47 +162,28 @@ def _deal_prompt(match: Match) -> str:
     return f"deal {len(match.rows) + 1} [{who}]> "
 
 
-# ---- actions shared by the commands and the prompt --------------------------------------------
-
-
 def add_deal(match: Match, tokens: Sequence[str]) -> DealRow:
-    """Parse and add the next deal; refused with every problem in one line."""
-    entry = parse_entry(match, tokens, match.seats_in)
-    try:
-        return match.add_deal(entry)
-    except MatchError as e:
-        raise InputError(str(e)) from None
+    """:func:`rummykit.sheet.entry.add_deal`."""
+    with _refusals():
+        return entry.add_deal(match, tokens)
 
 
 def edit_deal(match: Match, tokens: Sequence[str]) -> DealRow:
-    """Replace the latest deal with the one ``tokens`` describe."""
-    entry = parse_entry(match, tokens, _seats_in_last_deal(match))
-    try:
-        return match.replace_last(entry)
-    except MatchError as e:
-        raise InputError(str(e)) from None
+    """:func:`rummykit.sheet.entry.edit_deal`."""
+    with _refusals():
+        return entry.edit_deal(match, tokens)
 
 
 def undo(match: Match) -> str:
-    """Undo the latest deal or rejoin; the sentence saying which."""
-    try:
-        undone = match.undo_last()
-    except MatchError as e:
-        raise InputError(str(e)) from None
-    if isinstance(undone, DealRow):
-        return f"Undid deal {undone.index + 1}."
-    return f"Undid {match.names[undone.seat]}'s rejoin at {undone.total}."
+    """:func:`rummykit.sheet.entry.undo`."""
+    with _refusals():
+        return entry.undo(match)
 
 
 def rejoin(match: Match, who: str) -> str:
-    """Rejoin the player called ``who``; refused with the reason."""
-    seat = find_player(match, who)
-    name = match.names[seat]
-    verdict = match.can_rejoin(seat)
-    if not verdict:
-        reason = verdict.reason.removeprefix("no rejoin: ")
-        raise InputError(f"{name} cannot rejoin: {reason}")
-    return rejoin_sentence(match, match.rejoin(seat)) + "."
+    """:func:`rummykit.sheet.entry.rejoin`."""
+    with _refusals():
+        return entry.rejoin(match, who)
 
 
 def _write_html(path: Path, match: Match, title: str) -> str:
@@ -395,19 +282,15 @@ def _new_match(args: argparse.Namespace) -> Match:
         raise InputError('name the players, e.g. --players "Asha,Bikash,Chandra,Dipa"')
     rules = rules_from_args(args)
     text = args.players.strip()
-    try:
-        if text.isdigit():
-            match = Match.new(rules, int(text))
-        else:
-            names = [name.strip() for name in text.split(",")]
-            if any(not name for name in names):
-                raise InputError(f"an empty name in --players {args.players!r}: separate names with commas")
-            match = Match.new(rules, len(names), names)
-        if args.dealer:
-            match = Match(rules, match.players, match.names, find_player(match, args.dealer))
-    except MatchError as e:
-        raise InputError(str(e)) from None
-    return match
+    players: list[str] | int
+    if text.isdigit():
+        players = int(text)
+    else:
+        players = [name.strip() for name in text.split(",")]
+        if any(not name for name in players):
+            raise InputError(f"an empty name in --players {args.players!r}: separate names with commas")
+    with _refusals():
+        return entry.new_match(rules, players, dealer=args.dealer or None)
 
 
 def _introduce(match: Match, title: str) -> str:

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 from rummykit.server.hub import Hub, Live
 from rummykit.server.lobby import options_json, parse_new_table
 from rummykit.server.protocol import PROTOCOL_VERSION, Refusal
+from rummykit.server.sheets import sheet_routes
 from rummykit.server.table import TableOptions
 from rummykit.storage import MatchRow, Store, StoreError
 
@@ -277,6 +278,7 @@ def create_app(
         Route("/t/{match_id}", page("table")),
         Route("/watch/{match_id}", page("watch")),
         Route("/history", page("history")),
+        *sheet_routes(store),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
