@@ -60,9 +60,10 @@ def free_port() -> int:
 class Server:
     """``rummykit``'s app under uvicorn in a subprocess on a free port of 127.0.0.1."""
 
-    def __init__(self, db_url: str, log_path: Path) -> None:
+    def __init__(self, db_url: str, log_path: Path, stacks: Path | None = None) -> None:
         self.db_url = db_url
         self.log_path = log_path
+        self.stacks = stacks  # tests only: stacked table-family deals (serve_for_tests.py)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.start()
@@ -79,7 +80,13 @@ class Server:
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE / "serve_for_tests.py"), str(self.port), self.db_url],
+            [
+                sys.executable,
+                str(HERE / "serve_for_tests.py"),
+                str(self.port),
+                self.db_url,
+                *([str(self.stacks)] if self.stacks is not None else []),
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=ROOT,

@@ -37,8 +37,8 @@ def test_the_lobby_sets_up_a_table_with_every_setting(server: Server, new_page: 
     options = server.get("/api/options")
     page = new_page(DESKTOP)
     open_lobby(page, server)
-    # every show-family preset, and seed 000's settings table by its labels
-    assert len(options["presets"]) == 8
+    # every preset (eight of the show family, Rummy 40 and Remi 51), and seed 000's settings table
+    assert len(options["presets"]) == 10
     for p in options["presets"]:
         expect(page.locator(f"#preset-{p['name']}")).to_have_count(1)
     for item in options["lobby"]:

@@ -186,7 +186,8 @@ class Sock:
 
 def scripted(view: Msg) -> Msg | None:
     """A simple player that reads only its view: show when it can, else draw from the stock and
-    throw the card the grouping leaves aside; Next round (or rejoin when offered) between deals."""
+    throw the card the grouping leaves aside; Next round (or rejoin when offered) between deals.
+    At a table-family game: :func:`table_scripted`."""
     me = view["you"]["seat"]
     if me is None:
         return None
@@ -199,12 +200,40 @@ def scripted(view: Msg) -> Msg | None:
     legal = view["legal"]
     if phase != "playing" or legal is None:
         return None
+    if view["rules"]["family"] == "table":
+        return table_scripted(view)
     if legal["show"]:
         return {"type": "show", "card": legal["show"][0]}
     if view["deal"]["phase"] == "draw":
         return {"type": "draw", "from": "stock" if legal["draw_stock"] else "pile"}
     aside = view["hand"]["aside"]
     return {"type": "throw", "card": aside if aside in legal["throw"] else legal["throw"][0]}
+
+
+def table_scripted(view: Msg) -> Msg:
+    """The table family's simple player: draw from the stock; open with the table's suggestion
+    when it can; then lay down, lay off and swap what the table offers; throw the dearest card."""
+    legal = view["legal"]
+    if view["deal"]["phase"] == "draw":
+        return {"type": "draw", "from": "stock" if legal["draw_stock"] else "pile"}
+    if legal["open"]:
+        return {"type": "open", "melds": legal["open"]}
+    if legal["lay_down"]:
+        return {"type": "lay_down", "cards": legal["lay_down"][0]}
+    if legal["lay_off"]:
+        return {"type": "lay_off", **legal["lay_off"][0]}
+    if legal["swap"]:
+        return {"type": "swap", **legal["swap"][0]}
+    if legal["throw"]:
+        return {"type": "throw", "card": max(legal["throw"], key=_card_weight)}
+    assert legal["put_back"], f"a turn with nothing to do: {legal}"
+    return {"type": "put_back"}
+
+
+def _card_weight(card: str) -> tuple[int, str]:
+    rank = card[:-1]
+    value = 0 if card == "JK" else 10 if rank in ("10", "J", "Q", "K") else 11 if rank == "A" else int(rank)
+    return value, card
 
 
 def drive(

@@ -17,6 +17,7 @@ from rummykit.engine.rules import PRESETS
 from rummykit.server.app import STATIC
 
 SHOW_PRESETS = [name for name, rules in PRESETS.items() if rules.is_show]
+TABLE_PRESETS = [name for name, rules in PRESETS.items() if rules.is_table]
 
 
 @pytest.fixture
@@ -29,7 +30,17 @@ def test_health_and_options(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["ok"] and health["protocol"] == 1 and health["database"] == "sqlite"
     options = client.get("/api/options").json()
-    assert [p["name"] for p in options["presets"]] == SHOW_PRESETS
+    assert [p["name"] for p in options["presets"]] == SHOW_PRESETS + TABLE_PRESETS
+    assert TABLE_PRESETS == ["rummy40", "remi51"]
+    by_name = {p["name"]: p for p in options["presets"]}
+    # the table family: seats from the presets, the turn clock 45 s with its choices (seed 003)
+    assert by_name["rummy40"]["players"] == [2, 6] and by_name["remi51"]["players"] == [2, 4]
+    for name in TABLE_PRESETS:
+        assert by_name[name]["family"] == "table"
+        assert by_name[name]["clock"] == {"default": 45.0, "choices": [30, 45, 60, 90, 600]}
+        assert by_name[name]["default_difficulty"] in by_name[name]["bots"]
+    assert by_name["nepali"]["family"] == "show" and "clock" not in by_name["nepali"]
+    assert options["options"]["hints"] is False
     # seed 000's settings table, in its order, and the preset picker's values
     assert [s["key"] for s in options["lobby"]] == [
         "players",
@@ -89,7 +100,9 @@ def test_every_show_preset_makes_a_table(client: TestClient, preset: str) -> Non
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"preset": "rummy40"}, 400, "rummy40 is a table game"),
+        ({"preset": "rummy40", "settings": {"dropping": True}}, 400, "rummy40 has no dropping"),
+        ({"preset": "remi51", "settings": {"players": 5}}, 400, "players=5 is out of range for remi51"),
+        ({"preset": "rummy40", "options": {"hints": "yes"}}, 400, "hints is true or false"),
         ({"preset": "dhumbal"}, 400, "unknown preset 'dhumbal'"),
         ({"settings": {"players": 9}}, 400, "players=9 is out of range for nepali: 2 to 6 seats"),
         ({"settings": {"runs_needed": "lots"}}, 400, "runs_needed=lots"),
@@ -113,6 +126,18 @@ def test_a_bad_table_is_refused_with_the_reason(
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
     assert set(r.json()) == {"error", "expected", "got"}
+
+
+@pytest.mark.parametrize("preset", TABLE_PRESETS)
+def test_every_table_preset_makes_a_table_with_its_clock(client: TestClient, preset: str) -> None:
+    t = new_table(client, preset=preset)
+    assert len(t["seats"]) == PRESETS[preset].players
+    state = client.get(f"/api/tables/{t['match_id']}", params={"seat_token": t["seats"][0]["token"]}).json()
+    assert state["view"]["match"]["preset"] == preset and state["view"]["rules"]["family"] == "table"
+    t = new_table(client, preset=preset, options={"turn_time": 90, "hints": True})
+    table = live_table(client.app, t["match_id"])  # type: ignore[arg-type]
+    assert table.options.turn_time == 90 and table.options.hints
+    assert live_table(client.app, new_table(client, preset=preset)["match_id"]).options.turn_time == 45  # type: ignore[arg-type]
 
 
 def test_bodies_that_are_not_json_or_too_big(client: TestClient) -> None:

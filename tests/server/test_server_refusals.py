@@ -53,6 +53,17 @@ BAD: list[tuple[str, Any, str, str | None]] = [
     ("start now", {"type": "start"}, "the match has already started", None),
     ("rejoin now", {"type": "rejoin"}, "rejoin is between deals", None),
     ("rematch now", {"type": "rematch"}, "a rematch is for a match that is over", None),
+    # the table family's intents at a show-family table
+    (
+        "open here",
+        {"type": "open", "melds": [["Ks", "Kh", "Kd"]]},
+        "open is not an action at this table",
+        None,
+    ),
+    ("put back here", {"type": "put_back"}, "put back is not an action at this table", None),
+    ("no melds", {"type": "open"}, "missing field 'melds' in open", "melds"),
+    ("bad meld id", {"type": "lay_off", "meld": "two", "cards": ["4h"]}, "meld must be the id", "meld"),
+    ("hint off", {"type": "hint"}, "hints are off at this table", None),
 ]
 
 
@@ -179,12 +190,31 @@ def test_one_table_abused_while_another_plays_on(sqlite_url: str) -> None:
         ('{"type": "hello", "seat_token": "a", "last_version": -1}', "last_version must be a whole number"),
         ('{"type": "show", "card": "Kh", "groups": [["Kh", 1]]}', "a group's card must be card text"),
         ('{"type": "show", "card": "Kh", "groups": [[]]}', "each group is a list of cards"),
+        ('{"type": "open", "melds": [[]]}', "each meld is a list of cards"),
+        ('{"type": "open", "melds": "Ks Kh Kd"}', "melds must be a list of melds"),
+        ('{"type": "lay_down", "cards": "9c 10c JK"}', "cards must be a list of cards"),
+        ('{"type": "lay_off", "meld": -1, "cards": ["4h"]}', "meld must be the id of a meld"),
+        ('{"type": "lay_off", "meld": true, "cards": ["4h"]}', "meld must be the id of a meld"),
+        ('{"type": "swap", "meld": 3}', "missing field 'card' in swap"),
+        ('{"type": "swap", "meld": 3, "card": "Zz"}', "unknown card"),
     ],
 )
 def test_message_schema(frame: str, reason: str) -> None:
     with pytest.raises(Refusal) as caught:
         parse_message(frame)
     assert reason in caught.value.reason
+
+
+def test_message_schema_reads_the_table_familys_intents() -> None:
+    msg = parse_message('{"type": "open", "melds": [["Ks", "Kh", "Kd"], ["5h", "6h", "7h"]]}')
+    assert msg.groups == ((12, 25, 38), (17, 18, 19))
+    msg = parse_message('{"type": "lay_off", "meld": 2, "cards": ["4h"], "version": 7}')
+    assert (msg.meld, msg.cards, msg.version) == (2, (16,), 7)
+    assert msg.describe() == "lay_off 4h onto meld 2"
+    msg = parse_message('{"type": "swap", "meld": 3, "card": "Jc"}')
+    assert (msg.meld, msg.card) == (3, 49) and msg.describe() == "swap Jc into meld 3"
+    assert parse_message('{"type": "put_back"}').type == "put_back"
+    assert parse_message('{"type": "hint", "id": "h1"}').id == "h1"
 
 
 def test_message_schema_reads_cards_in_any_spelling() -> None:

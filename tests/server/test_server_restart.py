@@ -181,3 +181,61 @@ def test_a_whole_match_with_a_spectator_on_each_back_end(any_db: Db) -> None:
         assert len(store.histories(t["match_id"])) == table.session.deals_played
     finally:
         store.close()
+
+
+def test_a_restart_mid_deal_brings_a_table_family_match_back(any_db: Db) -> None:
+    """Rummy 40: melds on the table, who has opened, the hands and the clock's seat all come
+    back from the stored actions, and the deal plays on to its end with histories that replay."""
+    url, connect_args = any_db
+    seats = [
+        {"kind": "human", "name": "Asha"},
+        {"kind": "bot", "bot": "greedy"},
+        {"kind": "human", "name": "Bina"},
+    ]
+    app = make_app(url, connect_args)
+    with running(app) as client:
+        t = new_table(
+            client,
+            preset="rummy40",
+            settings={"players": 3},
+            seats=seats,
+            seed="restart40",
+            options={"turn_time": 600},
+        )
+        socks = people(client, t)
+
+        def melded_and_mid_turn() -> bool:
+            v = socks[0].view
+            return (
+                v is not None
+                and v["deal"] is not None
+                and len(v["deal"]["melds"]) >= 2
+                and v["deal"]["phase"] == "throw"
+                and v["deal"]["to_play"] in (0, 2)
+            )
+
+        drive(socks, melded_and_mid_turn)
+        before = views(client, t)
+        last = {s.name: s.version for s in socks}
+        table = live_table(app, t["match_id"])
+        fingerprint = table.deal.fingerprint() if table.deal else None
+        version = table.version
+        assert before["watch"]["view"]["deal"]["melds"]
+
+    app = make_app(url, connect_args)
+    with running(app) as client:
+        table = live_table(app, t["match_id"])
+        assert table.version == version and table.broken is None
+        assert table.deal is not None and table.deal.fingerprint() == fingerprint
+        assert views(client, t) == before
+        socks = people(client, t, last)
+        drive(socks, lambda: phase_of(socks[0]) == "over", timeout=120)
+
+    store = Store(url, connect_args=connect_args)
+    try:
+        texts = store.histories(t["match_id"])
+        assert [n for n, _ in texts] == [0]
+        assert replay(texts[0][1]).result == table.deals[0].result
+        assert store.action_count(t["match_id"]) == table.actions
+    finally:
+        store.close()

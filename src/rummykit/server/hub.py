@@ -27,10 +27,12 @@ from typing import Any, Final
 from sqlalchemy import select
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_NAMES, BasePlayer, Player, make_player
+from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
+from rummykit.bots.hint import hint
+from rummykit.engine.events import Action, ActionKind
 from rummykit.engine.history import dump as dump_history
-from rummykit.engine.rules import RulesError, get_preset
-from rummykit.server.lobby import NewTable
+from rummykit.engine.rules import Rules, RulesError, get_preset
+from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
     HELLO_TIMEOUT,
     MAX_MESSAGE_BYTES,
@@ -38,6 +40,8 @@ from rummykit.server.protocol import (
     ConnState,
     Message,
     Refusal,
+    card_text,
+    cards_text,
     dumps,
     parse_message,
 )
@@ -287,7 +291,7 @@ class Hub:
             table = Table(
                 match_id, rules, row.seed, seats, TableOptions.from_dict(row.options or {}), title=row.title
             )
-        except ValueError as e:  # a table-family match: this server does not seat those yet
+        except ValueError as e:  # settings a table cannot be built from: leave the match unloaded
             log.error("match %s: %s", match_id, e)
             return None
         now = _now()
@@ -303,7 +307,7 @@ class Hub:
             live.rematch_watch = None if other is None else other.watch_token
         for info in seats:
             if not info.human:
-                live.players[info.seat] = self._player(info, row.seed)
+                live.players[info.seat] = self._player(info, row.seed, rules)
         # the bots that keep notes hear the current deal again
         if table.deals and table.phase == "playing":
             start = max(i for i, e in enumerate(table.log) if e.kind == "dealt")
@@ -314,9 +318,15 @@ class Hub:
             self.store.update_match(match_id, status="over", summary=self._summary(table))
         return live
 
-    def _player(self, info: SeatInfo, seed: str) -> Player:
-        name = info.bot if info.bot in BOT_NAMES else BOT_NAMES[-1]
-        return make_player(name, f"{seed}/bot/{info.seat}")
+    def _player(self, info: SeatInfo, seed: str, rules: Rules) -> Player:
+        """The seat's bot, for the family of ``rules``; a name the family has no bot of plays as
+        the family's best (a table-family match stored with a level it does not have yet)."""
+        bots = table_bot_names() if rules.is_table else BOT_NAMES
+        name = info.bot if info.bot in bots else bots[-1]
+        try:
+            return make_player(name, f"{seed}/bot/{info.seat}", rules)
+        except BotError:
+            return make_player(bots[-1], f"{seed}/bot/{info.seat}", rules)
 
     def _missing_histories(self, table: Table) -> None:
         """Store the history of a finished deal the last run did not get to store."""
@@ -537,7 +547,7 @@ class Hub:
         player = live.players[seat]
         intent: Intent | None
         try:
-            if table.seats[seat].bot in FAST_BOTS:
+            if table.seats[seat].bot in FAST_BOTS and not table.is_table:
                 action = player.choose(view)
             else:
                 action = await asyncio.to_thread(player.choose, view)
@@ -735,7 +745,9 @@ class Hub:
                 raise Refusal("already said hello (the connection is PLAYING)", "an intent", "hello")
             if conn.seat is None:
                 raise Refusal("spectators only watch", "nothing: a watch link cannot act", msg.describe())
-            if msg.type == "rematch":
+            if msg.type == "hint":
+                await self._hint(conn, live, msg)  # changes nothing: it need not be shielded
+            elif msg.type == "rematch":
                 await self._shielded(self._rematch(conn, live, msg))
             else:
                 await self._shielded(self._submit(conn, live, msg))
@@ -753,6 +765,48 @@ class Hub:
                     f"version {msg.version}",
                 )
             await self.play(live, conn.seat, _intent(msg), origin=conn, msg_id=msg.id)
+
+    async def _hint(self, conn: Conn, live: Live, msg: Message) -> None:
+        """The hard bot's suggestion for the asking seat's own decision, with a one-line reason
+        (only where the table's ``hints`` option is on).  It is worked out from that seat's view
+        alone, in a worker thread (it searches for up to a quarter of a second)."""
+        table = live.table
+        seat = conn.seat
+        assert seat is not None
+        if not table.options.hints:
+            raise Refusal(
+                "hints are off at this table", "play on: the table was set up without hints", "hint"
+            )
+        async with live.lock:
+            deal = table.deal
+            if table.phase != "playing" or deal is None or table.to_play() != seat:
+                to_play = table.to_play()
+                why = "a hint is for your own turn"
+                if to_play is not None and to_play != seat:
+                    why += f": {table.names[to_play]} is to play"
+                raise Refusal(why, "ask for a hint when it is your turn", "hint")
+            if msg.version is not None and msg.version != table.version:
+                raise Refusal(
+                    f"stale: the table is at version {table.version}, you sent {msg.version}",
+                    f"version {table.version}",
+                    f"version {msg.version}",
+                )
+            dseat = table.session.deal_seat(seat)
+            assert dseat is not None
+            view = deal.view(dseat)
+            version = table.version
+        out: dict[str, Any] = {"type": "hint", "version": version}
+        try:
+            action, reason = await asyncio.to_thread(hint, view)
+        except Exception as e:  # the hint bot does not read this game (yet), or failed
+            log.info("match %s: no hint (%s: %s)", table.match_id, type(e).__name__, e)
+            out.update(action=None, text="No hint for this game yet.", reason=None)
+        else:
+            wire = action_message(action)
+            out.update(action=wire, text=f"Hint: {describe_action(action)}. {reason}".strip(), reason=reason)
+        if msg.id is not None:
+            out["id"] = msg.id
+        conn.send_json(out)
 
     async def _rematch(self, conn: Conn, live: Live, msg: Message) -> None:
         """A new match with the same rules, seats and options.  Each human seat keeps its secret:
@@ -819,4 +873,50 @@ def _intent(msg: Message) -> Intent:
         return Intent(msg.type, msg.card, msg.groups)
     if msg.type == "next_round":
         return Intent("ready")
+    if msg.type == "open":
+        return Intent("open", groups=msg.groups)
+    if msg.type in ("lay_down", "lay_off", "swap", "put_back"):
+        return Intent(msg.type.replace("_", " "), card=msg.card, meld=msg.meld, cards=msg.cards)
     return Intent(msg.type)
+
+
+def action_message(action: Action) -> dict[str, Any]:
+    """The client message that plays ``action`` (docs/protocol.md)."""
+    kind = action.kind
+    if kind is ActionKind.DRAW_STOCK:
+        return {"type": "draw", "from": "stock"}
+    if kind is ActionKind.DRAW_PILE:
+        return {"type": "draw", "from": "pile"}
+    if kind in (ActionKind.THROW, ActionKind.SHOW):
+        return {"type": str(kind), "card": card_text(action.card)}
+    if kind is ActionKind.OPEN:
+        return {"type": "open", "melds": [cards_text(m) for m in action.groups or ()]}
+    if kind is ActionKind.LAY_DOWN:
+        return {"type": "lay_down", "cards": cards_text(action.cards or ())}
+    if kind is ActionKind.LAY_OFF:
+        return {"type": "lay_off", "meld": action.meld, "cards": cards_text(action.cards or ())}
+    if kind is ActionKind.SWAP:
+        return {"type": "swap", "meld": action.meld, "card": card_text(action.card)}
+    return {"type": str(kind).replace(" ", "_")}
+
+
+def describe_action(action: Action) -> str:
+    """``action`` in words for a person: "throw K♥" style text with plain card names."""
+    kind = action.kind
+    if kind is ActionKind.DRAW_STOCK:
+        return "draw from the stock"
+    if kind is ActionKind.DRAW_PILE:
+        return "take the pile's top card"
+    if kind is ActionKind.THROW:
+        return f"throw {card_text(action.card)}"
+    if kind is ActionKind.SHOW:
+        return f"show, finishing with {card_text(action.card)}"
+    if kind is ActionKind.OPEN:
+        return "open with " + " | ".join(" ".join(cards_text(m)) for m in action.groups or ())
+    if kind is ActionKind.LAY_DOWN:
+        return "lay down " + " ".join(cards_text(action.cards or ()))
+    if kind is ActionKind.LAY_OFF:
+        return f"lay {' '.join(cards_text(action.cards or ()))} off onto meld {action.meld}"
+    if kind is ActionKind.SWAP:
+        return f"swap {card_text(action.card)} for the joker in meld {action.meld}"
+    return str(kind)

@@ -5,6 +5,11 @@ show needs, dropping, cut joker, printed jokers, the ace in a run, what a hand w
 costs, and the bots' difficulty.  Any other setting of RULES.md may be given by name too; every
 value goes through :func:`rummykit.engine.rules.apply_settings`, so a bad one is refused with the
 rules' own sentence.
+
+Both families are offered: the show family's presets, then the table family's (``rummy40``,
+``remi51``), each with its seat range, its own bots and, for the table family, the turn clock
+(45 seconds, or 30, 60, 90, 600 as a table option; seed 003).  The table option ``hints`` (off
+unless asked for) gives the seat to play a Hint button, at either family.
 """
 
 from __future__ import annotations
@@ -13,14 +18,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rummykit.bots import BOT_NAMES
+from rummykit.bots import BOT_NAMES, TABLE_BOTS
 from rummykit.engine.rules import PRESET_NAMES, PRESETS, Rules, RulesError, apply_settings, get_preset
 from rummykit.server.protocol import Refusal
 from rummykit.server.table import TableOptions
 
-__all__ = ["NewSeat", "NewTable", "default_difficulty", "options_json", "parse_new_table"]
+__all__ = [
+    "CLOCK_CHOICES",
+    "SHOW_PRESETS",
+    "TABLE_PRESETS",
+    "WEB_PRESETS",
+    "NewSeat",
+    "NewTable",
+    "default_difficulty",
+    "options_json",
+    "parse_new_table",
+    "table_bot_names",
+]
 
 SHOW_PRESETS: Final = tuple(name for name in PRESET_NAMES if PRESETS[name].is_show)
+TABLE_PRESETS: Final = tuple(name for name in PRESET_NAMES if PRESETS[name].is_table)
+WEB_PRESETS: Final = SHOW_PRESETS + TABLE_PRESETS
+# The table family's turn clock (seed 003): 45 seconds unless the table picks another.
+TABLE_CLOCK: Final = 45.0
+CLOCK_CHOICES: Final = (30, 45, 60, 90, 600)
 MAX_NAME: Final = 40
 # The standard drop costs (RULES.md), for a preset without dropping whose table turns it on.
 _STANDARD_DROPS: Final = (20, 40)
@@ -29,30 +50,30 @@ _LIMITS: Final = {
     "turn_time": (0.01, 86_400.0),
     "away_time": (0.0, 86_400.0),
     "away_turns": (0, 100),
+    "hints": (0, 1),
 }
 
 
-def default_difficulty() -> str:
-    """Seed 000's standard difficulty where the bots have it, else the best bot there is."""
+def table_bot_names() -> tuple[str, ...]:
+    """The bots that play the table family, weakest first."""
+    return tuple(TABLE_BOTS)
+
+
+def default_difficulty(rules: Rules | None = None) -> str:
+    """Seed 000's standard difficulty where the bots have it, else the best bot there is (for
+    the family of ``rules``, the show family when none are given)."""
+    names = table_bot_names() if rules is not None and rules.is_table else BOT_NAMES
     for name in ("medium", "greedy"):
-        if name in BOT_NAMES:
+        if name in names:
             return name
-    return BOT_NAMES[0]
+    return names[-1]
 
 
 def options_json(defaults: TableOptions) -> dict[str, Any]:
     """``GET /api/options``: presets with every setting, the lobby's settings, bots, table options."""
     players = (2, 6)
     return {
-        "presets": [
-            {
-                "name": name,
-                "players": list(PRESETS[name].seat_range),
-                "format": PRESETS[name].format,
-                "settings": PRESETS[name].settings(),
-            }
-            for name in SHOW_PRESETS
-        ],
+        "presets": [_preset_json(name) for name in WEB_PRESETS],
         "lobby": [
             {"key": "players", "label": "Players", "type": "int", "min": players[0], "max": 8},
             {"key": "rounds", "label": "Rounds", "type": "int", "min": 1, "max": 50},
@@ -68,6 +89,30 @@ def options_json(defaults: TableOptions) -> dict[str, Any]:
         "default_difficulty": default_difficulty(),
         "options": defaults.to_dict(),
     }
+
+
+def _preset_json(name: str) -> dict[str, Any]:
+    rules = PRESETS[name]
+    out: dict[str, Any] = {
+        "name": name,
+        "family": rules.family,
+        "players": list(rules.seat_range),
+        "format": rules.format,
+        "settings": rules.settings(),
+    }
+    if rules.is_table:
+        bots = table_bot_names()
+        out.update(
+            clock={"default": _table_clock(rules), "choices": list(CLOCK_CHOICES)},
+            opening=rules.opening,
+            bots=list(bots),
+            default_difficulty=default_difficulty(rules),
+        )
+    return out
+
+
+def _table_clock(rules: Rules) -> float:
+    return float(rules.clock) if rules.clock is not None else TABLE_CLOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +159,9 @@ def _rules(preset: str, settings: Mapping[str, Any], seats: int | None) -> Rules
     try:
         base = get_preset(preset)
     except RulesError as e:
-        raise _bad(str(e), f"one of {', '.join(SHOW_PRESETS)}", preset) from None
-    if not base.is_show:
-        raise _bad(
-            f"{base.preset} is a table game: the web table plays the show family for now",
-            f"one of {', '.join(SHOW_PRESETS)}",
-            preset,
-        )
+        raise _bad(str(e), f"one of {', '.join(WEB_PRESETS)}", preset) from None
+    if base.is_table and "dropping" in settings:
+        raise _bad(f"{base.preset} has no dropping", "no dropping setting at a table game", "dropping")
     pairs = {k: v for k, v in settings.items() if k not in ("dropping", "printed_jokers", "difficulty")}
     if "dropping" in settings:
         dropping = settings["dropping"]
@@ -144,7 +185,7 @@ def _rules(preset: str, settings: Mapping[str, Any], seats: int | None) -> Rules
         raise _bad(str(e), "settings this preset can play", None) from None
 
 
-def _seats(raw: object, players: int, difficulty: str) -> tuple[NewSeat, ...]:
+def _seats(raw: object, players: int, difficulty: str, bots: Sequence[str]) -> tuple[NewSeat, ...]:
     if raw is None:
         items: list[Mapping[str, Any]] = [{"kind": "human", "name": "You"}]
         items += [{"kind": "bot"} for _ in range(players - 1)]
@@ -168,8 +209,8 @@ def _seats(raw: object, players: int, difficulty: str) -> tuple[NewSeat, ...]:
         bot = ""
         if kind == "bot":
             bot = item.get("bot") or difficulty
-            if bot not in BOT_NAMES:
-                raise _bad(f"seat {i}: unknown bot {bot!r}", f"one of {', '.join(BOT_NAMES)}", bot)
+            if bot not in bots:
+                raise _bad(f"seat {i}: unknown bot {bot!r}", f"one of {', '.join(bots)}", bot)
         elif item.get("bot"):
             raise _bad(f"seat {i}: a human seat has no bot", "no bot field on a human seat", item.get("bot"))
         default = f"Player {i + 1}" if kind == "human" else f"Bot {i + 1}"
@@ -189,12 +230,19 @@ def _options(raw: Mapping[str, Any], defaults: TableOptions, rules: Rules) -> Ta
         name = sorted(unknown)[0]
         raise _bad(f"unknown option {name!r}", ", ".join(_LIMITS), name)
     values: dict[str, Any] = defaults.to_dict()
-    if rules.clock is not None:
-        values["turn_time"] = float(rules.clock)  # the preset's clock, unless the table sets one
+    if rules.is_table:
+        values["turn_time"] = _table_clock(rules)  # the family's clock, unless the table sets one
+    elif rules.clock is not None:
+        values["turn_time"] = float(rules.clock)
     for key, value in raw.items():
         lo, hi = _LIMITS[key]
         if value is None and key == "turn_time":
             values[key] = None
+            continue
+        if key == "hints":
+            if not isinstance(value, bool):
+                raise _bad("hints is true or false", "hints: true or false", value)
+            values[key] = value
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
             raise _bad(f"{key} must be a number from {lo:g} to {hi:g}", f"{key}: {lo:g} to {hi:g}", value)
@@ -214,15 +262,17 @@ def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -
         raise _bad(f"unknown field {name!r}", ", ".join(sorted(known)), name)
     preset = data.get("preset", "nepali")
     if not isinstance(preset, str):
-        raise _bad("preset must be a preset's name", f"one of {', '.join(SHOW_PRESETS)}", preset)
+        raise _bad("preset must be a preset's name", f"one of {', '.join(WEB_PRESETS)}", preset)
     settings = _mapping(data.get("settings"), "settings")
-    difficulty = data.get("difficulty", settings.get("difficulty", default_difficulty()))
-    if difficulty not in BOT_NAMES:
-        raise _bad(f"unknown difficulty {difficulty!r}", f"one of {', '.join(BOT_NAMES)}", difficulty)
     raw_seats = data.get("seats")
     count = len(raw_seats) if isinstance(raw_seats, Sequence) and not isinstance(raw_seats, str) else None
     rules = _rules(preset, settings, count)
-    seats = _seats(raw_seats, rules.players, str(difficulty))
+    bots = table_bot_names() if rules.is_table else BOT_NAMES
+    difficulty = data.get("difficulty", settings.get("difficulty", default_difficulty(rules)))
+    if difficulty not in bots:
+        family = f" at {rules.preset}" if rules.is_table else ""
+        raise _bad(f"unknown difficulty {difficulty!r}{family}", f"one of {', '.join(bots)}", difficulty)
+    seats = _seats(raw_seats, rules.players, str(difficulty), bots)
     title = data.get("title", "")
     if not isinstance(title, str) or len(title) > 200 or (title and not title.isprintable()):
         raise _bad("title must be printable text of at most 200 characters", "a short title", title)

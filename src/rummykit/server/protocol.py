@@ -68,6 +68,13 @@ _FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "rejoin": (frozenset(), frozenset({"version"})),
     "start": (frozenset(), frozenset({"version"})),
     "rematch": (frozenset(), frozenset({"version"})),
+    # the table family (Rummy 40, Remi 51)
+    "open": (frozenset({"melds"}), frozenset({"version"})),
+    "lay_down": (frozenset({"cards"}), frozenset({"version"})),
+    "lay_off": (frozenset({"meld", "cards"}), frozenset({"version"})),
+    "swap": (frozenset({"meld", "card"}), frozenset({"version"})),
+    "put_back": (frozenset(), frozenset({"version"})),
+    "hint": (frozenset(), frozenset({"version"})),
     "ping": (frozenset(), frozenset()),
 }
 MESSAGE_TYPES: Final = tuple(_FIELDS)
@@ -76,7 +83,8 @@ _TYPE_LIST: Final = ", ".join(MESSAGE_TYPES)
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One valid client message.  ``card``/``groups`` are kinds; ``source`` is ``stock`` or ``pile``."""
+    """One valid client message.  ``card``/``groups``/``cards`` are kinds; ``source`` is ``stock`` or
+    ``pile``; ``meld`` is the id of a meld on the table (lay off, swap)."""
 
     type: str
     id: str | int | None = None
@@ -87,6 +95,8 @@ class Message:
     source: str | None = None
     card: int | None = None
     groups: Groups | None = None
+    meld: int | None = None
+    cards: tuple[int, ...] | None = None
 
     def describe(self) -> str:
         """The message in a few words, for an error's ``got``."""
@@ -94,6 +104,11 @@ class Message:
             return f"draw {self.source}"
         if self.type in ("throw", "show") and self.card is not None:
             return f"{self.type} {format_card(self.card)}"
+        if self.type == "swap" and self.card is not None:
+            return f"swap {format_card(self.card)} into meld {self.meld}"
+        if self.type in ("lay_down", "lay_off") and self.cards is not None:
+            where = f" onto meld {self.meld}" if self.meld is not None else ""
+            return f"{self.type} {' '.join(format_card(c) for c in self.cards)}{where}"
         return self.type
 
 
@@ -137,15 +152,30 @@ def _card(value: object, got: str, where: str = "card") -> int:
         raise Refusal(str(e), f"{where}: a card such as 10h, Qs, JK", got) from None
 
 
-def _groups(value: object, got: str) -> Groups:
+def _groups(value: object, got: str, name: str = "groups") -> Groups:
     if not isinstance(value, list) or not 1 <= len(value) <= 13:
-        raise Refusal("groups must be a list of groups, each a list of cards", "groups: [[cards], ...]", got)
+        raise Refusal(
+            f"{name} must be a list of {name}, each a list of cards", f"{name}: [[cards], ...]", got
+        )
     out: list[tuple[int, ...]] = []
     for g in value:
-        if not isinstance(g, list) or not 1 <= len(g) <= 14:
-            raise Refusal("each group is a list of cards", "groups: [[cards], ...]", got)
+        if not isinstance(g, list) or not 1 <= len(g) <= 15:
+            each = "each group" if name == "groups" else "each meld"
+            raise Refusal(f"{each} is a list of cards", f"{name}: [[cards], ...]", got)
         out.append(tuple(_card(c, got, "a group's card") for c in g))
     return tuple(out)
+
+
+def _cards(value: object, got: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 15:
+        raise Refusal("cards must be a list of cards", "cards: [card, ...]", got)
+    return tuple(_card(c, got, "a card") for c in value)
+
+
+def _meld_id(value: object, got: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
+        raise Refusal("meld must be the id of a meld on the table", "meld: a meld's id (1, 2, ...)", got)
+    return value
 
 
 def parse_message(raw: str | None) -> Message:
@@ -214,4 +244,14 @@ def parse_message(raw: str | None) -> Message:
         return Message(
             kind, mid, version, card=card, groups=None if groups is None else _groups(groups, kind)
         )
+    if kind == "open":
+        return Message(kind, mid, version, groups=_groups(data["melds"], kind, "melds"))
+    if kind == "lay_down":
+        return Message(kind, mid, version, cards=_cards(data["cards"], kind))
+    if kind == "lay_off":
+        return Message(
+            kind, mid, version, meld=_meld_id(data["meld"], kind), cards=_cards(data["cards"], kind)
+        )
+    if kind == "swap":
+        return Message(kind, mid, version, meld=_meld_id(data["meld"], kind), card=_card(data["card"], kind))
     return Message(kind, mid, version)

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rummykit.engine.arrange import Arrangement, Arranger
-from rummykit.engine.cards import RANK_TEXT, parse_card
-from rummykit.engine.deal import ShowDeal
+from rummykit.engine.cards import JOKER, RANK_TEXT, parse_card
+from rummykit.engine.deal import Deal, ShowDeal
 from rummykit.engine.events import (
     Action,
     ActionKind,
@@ -30,15 +30,23 @@ from rummykit.engine.events import (
     Dealt,
     DrewStock,
     Dropped,
+    Ending,
     Event,
     Groups,
+    LaidDown,
+    LaidOff,
+    Opened,
     Phase,
+    PutBack,
     Showed,
     StockRebuilt,
+    Swapped,
+    TableMeld,
     Threw,
     TookPile,
     WrongShow,
 )
+from rummykit.engine.groups import card_value
 from rummykit.engine.match import (
     LEGEND,
     MARKS,
@@ -49,8 +57,10 @@ from rummykit.engine.match import (
     Standing,
     Status,
 )
+from rummykit.engine.opening import Leftover, Opening, best_leftover, best_opening, finish_plan, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
+from rummykit.engine.table_deal import TableDeal
 from rummykit.server.protocol import Refusal, card_text, cards_text
 
 __all__ = ["Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
@@ -59,7 +69,21 @@ __all__ = ["Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
 _ENGINE_KINDS: Final = {k.value: k for k in ActionKind}
 _TABLE_KINDS: Final = frozenset({"join", "start", "deal", "ready", "rejoin", "rematch"})
 # Intents as the client names them, for refusals (docs/protocol.md).
-_SAID: Final = {"ready": "next_round", "draw stock": "draw stock", "draw pile": "draw pile"}
+_SAID: Final = {
+    "ready": "next_round",
+    "draw stock": "draw stock",
+    "draw pile": "draw pile",
+    "lay down": "lay_down",
+    "lay off": "lay_off",
+    "put back": "put_back",
+}
+# The table family's sheet: the winner's cell says how the deal ended when it was not plain.
+_ENDING_MARKS: Final = {"Hand Rummy": "HR", "closed on a joker": "×2", "handling": "×2", "blocked": "B"}
+_TABLE_LEGENDS: Final = {
+    "target": "W winner · HR Hand Rummy, every rival's count doubled · B blocked deal, the lightest hand won",
+    "penalty": "W winner · ×2 closed on a joker or by handling: -40, the others count double"
+    " · B blocked deal, the lightest hand won",
+}
 # How long a bot of each kind takes over a move, relative to the table's bot pace.
 _PACE_FACTOR: Final = {"random": 0.8, "greedy": 1.0, "easy": 1.2, "medium": 1.0, "hard": 0.9}
 
@@ -81,12 +105,14 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """How the table handles time: bots' pace, the turn clock, and seats that went away."""
+    """How the table handles time (bots' pace, the turn clock, seats that went away), and
+    whether a seat may ask for a hint."""
 
     bot_pace: float = 0.8
     turn_time: float | None = None
     away_time: float = 30.0
     away_turns: int = 2
+    hints: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -94,6 +120,7 @@ class TableOptions:
             "turn_time": self.turn_time,
             "away_time": self.away_time,
             "away_turns": self.away_turns,
+            "hints": self.hints,
         }
 
     @classmethod
@@ -105,18 +132,24 @@ class TableOptions:
             turn_time=None if turn is None else float(turn),
             away_time=float(data.get("away_time", base.away_time)),
             away_turns=int(data.get("away_turns", base.away_turns)),
+            hints=bool(data.get("hints", base.hints)),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """Something a seat (or the table itself) does; ``payload`` is how the action log stores it."""
+    """Something a seat (or the table itself) does; ``payload`` is how the action log stores it.
+
+    The table family adds ``meld`` (the id of a meld on the table: lay off, swap) and ``cards``
+    (a new meld, or the cards laid off); an opening's melds are ``groups``."""
 
     kind: str  # an ActionKind value, or one of _TABLE_KINDS
     card: int | None = None
     groups: Groups | None = None
     auto: bool = False  # the table played it for an away seat
     target: str | None = None  # rematch: the new match's id
+    meld: int | None = None
+    cards: tuple[int, ...] | None = None
 
     @property
     def action(self) -> Action | None:
@@ -124,15 +157,24 @@ class Intent:
         kind = _ENGINE_KINDS.get(self.kind)
         if kind is None:
             return None
+        card = self.card if self.card is not None else -1
         if kind is ActionKind.THROW:
-            return Action.throw(self.card if self.card is not None else -1)
+            return Action.throw(card)
         if kind is ActionKind.SHOW:
-            return Action.show(self.card if self.card is not None else -1, self.groups)
+            return Action.show(card, self.groups)
+        if kind is ActionKind.OPEN:
+            return Action.open(self.groups or ())
+        if kind is ActionKind.LAY_DOWN:
+            return Action.lay_down(self.cards or ())
+        if kind is ActionKind.LAY_OFF:
+            return Action.lay_off(self.meld if self.meld is not None else -1, self.cards or ())
+        if kind is ActionKind.SWAP:
+            return Action.swap(self.meld if self.meld is not None else -1, card)
         return Action(kind)
 
     @classmethod
     def of(cls, action: Action, *, auto: bool = False) -> Intent:
-        return cls(str(action.kind), action.card, action.groups, auto)
+        return cls(str(action.kind), action.card, action.groups, auto, None, action.meld, action.cards)
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"a": self.kind}
@@ -140,6 +182,10 @@ class Intent:
             out["card"] = card_text(self.card)
         if self.groups is not None:
             out["groups"] = [cards_text(g) for g in self.groups]
+        if self.meld is not None:
+            out["meld"] = self.meld
+        if self.cards is not None:
+            out["cards"] = cards_text(self.cards)
         if self.auto:
             out["auto"] = True
         if self.target is not None:
@@ -154,12 +200,18 @@ class Intent:
             raise ValueError(f"unknown stored action {kind!r}")
         card = data.get("card")
         groups = data.get("groups")
+        meld = data.get("meld")
+        cards = data.get("cards")
+        if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int)):
+            raise ValueError(f"a stored meld id is a number, not {meld!r}")
         return cls(
             kind,
             None if card is None else parse_card(card),
             None if groups is None else tuple(tuple(parse_card(c) for c in g) for g in groups),
             bool(data.get("auto", False)),
             data.get("match"),
+            meld,
+            None if cards is None else tuple(parse_card(c) for c in cards),
         )
 
 
@@ -209,8 +261,6 @@ class Table:
         *,
         title: str = "",
     ) -> None:
-        if not rules.is_show:
-            raise ValueError(f"{rules.preset} is a table game: the web table plays the show family for now")
         self.match_id: Final = match_id
         self.rules: Final = rules
         self.seed: Final = seed
@@ -219,7 +269,7 @@ class Table:
         self.title: Final = title
         self.names: Final = tuple(s.name for s in seats)
         self.session: Final = MatchSession(rules, seed, self.names)
-        self.deals: list[ShowDeal] = []  # every deal of the match, in order
+        self.deals: list[Deal] = []  # every deal of the match, in order
         self.log: list[Entry] = []  # log[i] has version i + 1
         self.actions = 0  # stored actions committed: the next action's seq
         self.joined: set[int] = set()
@@ -237,6 +287,10 @@ class Table:
         self._arranger = Arranger(rules)
         # each seat's hand and its arrangement: a hand is arranged once, whoever looks at it
         self._arranged: dict[int, tuple[tuple[int, ...], int | None, Arrangement]] = {}
+        self._leftovers: dict[int, tuple[tuple[tuple[int, ...], tuple[TableMeld, ...]], Leftover]] = {}
+        self._meters: dict[
+            int, tuple[tuple[tuple[int, ...], int | None], tuple[int, int, Opening | None]]
+        ] = {}
         self._shared: tuple[int, dict[str, Any]] | None = None  # (version, the views' common part)
         self._sheet: tuple[tuple[int, int, bool], dict[str, Any]] | None = None
         self.rules_json: Final = dict(rules.settings())
@@ -248,10 +302,13 @@ class Table:
         return len(self.log)
 
     @property
-    def deal(self) -> ShowDeal | None:
-        deal = self.session.deal
-        assert deal is None or isinstance(deal, ShowDeal)  # the constructor refuses the table family
-        return deal
+    def deal(self) -> Deal | None:
+        return self.session.deal
+
+    @property
+    def is_table(self) -> bool:
+        """A table-family match (Rummy 40, Remi 51): melds go down on the table during play."""
+        return self.rules.is_table
 
     @property
     def phase(self) -> str:
@@ -386,7 +443,28 @@ class Table:
         if to_play != seat:
             return f"wait for your turn: {self.names[to_play]} is to play"
         if deal.phase is Phase.THROW:
-            return "throw a card, or show with a finishing card"
+            if not isinstance(deal, TableDeal):
+                return "throw a card, or show with a finishing card"
+            dseat = self.session.deal_seat(seat)
+            assert dseat is not None
+            kinds = {a.kind for a in deal.legal_actions(dseat)}
+            said = [
+                w
+                for k, w in (
+                    (ActionKind.PUT_BACK, "put back"),
+                    (ActionKind.OPEN, "open"),
+                    (ActionKind.LAY_DOWN, "lay down"),
+                    (ActionKind.LAY_OFF, "lay off"),
+                    (ActionKind.SWAP, "swap a joker"),
+                    (ActionKind.THROW, "throw a card"),
+                )
+                if k in kinds
+            ]
+            if deal.pile_due is not None:
+                said.append(f"use {card_text(deal.pile_due)} from the pile in a meld")
+            elif deal.owed_jokers:
+                said.append("lay the freed joker down")
+            return "one of: " + ", ".join(said) if said else "play on"
         dseat = self.session.deal_seat(seat)
         assert dseat is not None
         words = {
@@ -484,7 +562,11 @@ class Table:
         assert action is not None
         seen = len(deal.events)
         deal.apply(dseat, action)
-        ends_turn = action.kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_PILE)
+        if isinstance(deal, TableDeal):
+            # a turn of the table family ends with a throw (or a hand emptied by a meld)
+            ends_turn = deal.to_play != dseat or deal.phase is not Phase.THROW
+        else:
+            ends_turn = action.kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_PILE)
         if intent.auto:
             if ends_turn:
                 self.auto_turns[seat] += 1
@@ -545,6 +627,38 @@ class Table:
                 }
                 text = f"{name}'s show was wrong: {ev.reason} ({ev.penalty})"
                 self._add(out, "wrong_show", ms, text, wrong, event=ev)
+            elif isinstance(ev, Opened):
+                melds = [self.meld_json(m) for m in ev.melds]
+                waived = " (the threshold waived)" if ev.waived else ""
+                texts = " | ".join(" ".join(m["cards"]) for m in melds)
+                self._add(
+                    out,
+                    "opened",
+                    ms,
+                    f"{name} opened with {ev.points}{waived}: {texts}",
+                    {"melds": melds, "points": ev.points, "waived": ev.waived},
+                    event=ev,
+                    auto=auto,
+                )
+            elif isinstance(ev, LaidDown):
+                meld = self.meld_json(ev.meld)
+                text = f"{name} laid down {' '.join(meld['cards'])}"
+                self._add(out, "laid_down", ms, text, {"meld": meld}, event=ev, auto=auto)
+            elif isinstance(ev, LaidOff):
+                cards = cards_text(ev.cards)
+                meld = self.meld_json(ev.meld)
+                text = f"{name} laid {' '.join(cards)} off onto meld {ev.meld_id}"
+                data = {"meld_id": ev.meld_id, "cards": cards, "meld": meld}
+                self._add(out, "laid_off", ms, text, data, event=ev, auto=auto)
+            elif isinstance(ev, Swapped):
+                c = card_text(ev.card)
+                meld = self.meld_json(ev.meld)
+                text = f"{name} swapped {c} for the joker in meld {ev.meld_id}"
+                data = {"meld_id": ev.meld_id, "card": c, "meld": meld}
+                self._add(out, "swapped", ms, text, data, event=ev, auto=auto)
+            elif isinstance(ev, PutBack):
+                c = card_text(ev.card)
+                self._add(out, "put_back", ms, f"{name} put {c} back", {"card": c}, event=ev, auto=auto)
             elif isinstance(ev, StockRebuilt):
                 self._add(
                     out,
@@ -662,6 +776,8 @@ class Table:
         dseat = self.session.deal_seat(seat)
         assert deal is not None and dseat is not None
         legal = deal.legal_actions(dseat)
+        if isinstance(deal, TableDeal):
+            return Intent.of(self._table_auto(deal, dseat, legal), auto=True)
         if deal.phase is Phase.DRAW:
             drop = Action.drop()
             if self.auto_turns[seat] >= self.options.away_turns and drop in legal:
@@ -673,7 +789,43 @@ class Table:
         drawn = deal.drawn
         if drawn is not None and Action.throw(drawn) in legal:
             return Intent.of(Action.throw(drawn), auto=True)
+        assert isinstance(deal, ShowDeal)
         return Intent.of(Action.throw(self._cheapest_throw(deal, dseat, legal)), auto=True)
+
+    def _table_auto(self, deal: TableDeal, dseat: int, legal: Sequence[Action]) -> Action:
+        """The table family's clock: draw from the stock and throw, never melding.  A card taken
+        from the pile is put back first (then the stock is drawn); where the turn owes a card
+        that can no longer be put back (the pile card after a meld, a freed joker), the engine's
+        own way to pay it is played, since a turn cannot end owing it (RULES.md)."""
+        if deal.phase is Phase.DRAW:
+            for action in (Action.draw_stock(), Action.draw_pile()):
+                if action in legal:
+                    return action
+            return legal[0]
+        if Action.put_back() in legal:
+            return Action.put_back()
+        throws = [a.card for a in legal if a.kind is ActionKind.THROW and a.card is not None]
+        if not throws:
+            plan = finish_plan(
+                deal.hand(dseat),
+                deal.melds,
+                deal.rules,
+                due=deal.pile_due,
+                jokers_owed=deal.owed_jokers,
+                min_left=1 if deal.rules.last_card_discard else 0,
+            )
+            if plan:
+                target, cards = plan[0]
+                action = Action.lay_down(cards) if target is None else Action.lay_off(target, cards)
+                if deal.can(dseat, action):
+                    return action
+            return legal[0]
+        drawn = deal.drawn
+        if drawn is not None and drawn in throws:
+            return Action.throw(drawn)
+        # Remi's first player, who drew nothing: the dearest card, a joker last
+        rules = deal.rules
+        return Action.throw(max(throws, key=lambda k: (k != JOKER, card_value(k, rules, None), k)))
 
     def _cheapest_throw(self, deal: ShowDeal, dseat: int, legal: Sequence[Action]) -> int:
         """The legal throw that leaves the lowest charge (the dearest card on a tie)."""
@@ -731,7 +883,21 @@ class Table:
             out["card"] = card_text(card)
         return out
 
+    def meld_json(self, meld: TableMeld, seats: Sequence[int] | None = None) -> dict[str, Any]:
+        """A meld on the table: its id, the match seat that laid it down, ``run`` or ``set``, its
+        cards in slot order, and what each card stands for (a joker's slot names its card)."""
+        seats = self.session.deal_seats if seats is None else seats
+        return {
+            "id": meld.id,
+            "owner": seats[meld.owner],
+            "kind": meld.kind,
+            "cards": cards_text(meld.cards),
+            "stands_for": cards_text(meld.stands_for),
+        }
+
     def result_json(self, result: DealResult, seats: Sequence[int]) -> dict[str, Any]:
+        if self.is_table:
+            return self._table_result_json(result, seats)
         return {
             "winner": seats[result.winner],
             "ending": str(result.ending),
@@ -753,18 +919,55 @@ class Table:
             ],
         }
 
+    def _table_result_json(self, result: DealResult, seats: Sequence[int]) -> dict[str, Any]:
+        """A table-family deal's end: who went out (or won a blocked deal), each hand's count and
+        what it was charged (doubled for Hand Rummy, or Remi's -40)."""
+        return {
+            "winner": seats[result.winner],
+            "ending": str(result.ending),
+            "turns": result.turns,
+            "halved": False,
+            "doubled": result.doubled,
+            "note": _ending_note(self.rules, result),
+            "finish_card": card_text(result.finish_card),
+            "seats": [
+                {
+                    "seat": seats[r.seat],
+                    "status": str(r.status),
+                    "won": r.won,
+                    "charge": r.charge,
+                    "hand_charge": r.hand_charge,
+                    "hand": cards_text(r.hand),
+                    "groups": [],
+                    "loose": cards_text(r.loose),
+                }
+                for r in result.seats
+            ],
+        }
+
     def _row_json(self, row: DealRow) -> dict[str, Any]:
         fmt = self.session.match.format
         statuses = row.entry.statuses
+        cells = [
+            "out" if s is Status.OUT else f"{c}{MARKS[s]}" for c, s in zip(row.charges, statuses, strict=True)
+        ]
+        note = None
+        if self.is_table and row.index < len(self.deals):
+            result = self.deals[row.index].result
+            if result is not None:
+                note = _ending_note(self.rules, result)
+                mark = _ENDING_MARKS.get(note or "", "")
+                if mark:
+                    winner = row.entry.winner
+                    cells[winner] = f"{cells[winner]} {mark}"
+        extra: dict[str, Any] = {"note": note} if self.is_table else {}
         return {
+            **extra,
             "deal": row.index + 1,
             "dealer": row.dealer,
             "charges": list(row.charges),
             "statuses": [str(s) for s in statuses],
-            "cells": [
-                "out" if s is Status.OUT else f"{c}{MARKS[s]}"
-                for c, s in zip(row.charges, statuses, strict=True)
-            ],
+            "cells": cells,
             "row": list(row.row),
             "row_text": [fmt.show_row(v) for v in row.row],
             "totals": list(row.totals),
@@ -809,7 +1012,7 @@ class Table:
             ],
             "money": money,
             "status_line": match.status_line(),
-            "legend": LEGEND,
+            "legend": _TABLE_LEGENDS.get(self.rules.format, LEGEND) if self.is_table else LEGEND,
             "winners": list(match.winners),
         }
 
@@ -819,7 +1022,17 @@ class Table:
             return None
         seats = self.session.deal_seats
         wild = deal.wild
+        extra: dict[str, Any] = {}
+        if isinstance(deal, TableDeal):
+            extra = {
+                "melds": [self.meld_json(m, seats) for m in deal.melds],
+                "pile_due": card_text(deal.pile_due),
+                "owed_jokers": deal.owed_jokers,
+                "opening": self.rules.opening,
+                "stock_rebuilds": self.rules.stock_rebuilds,
+            }
         return {
+            **extra,
             "number": len(self.deals),
             "dealer": seats[deal.dealer],
             "phase": str(deal.phase),
@@ -872,6 +1085,10 @@ class Table:
                     took=cards_text(deal.took[dseat]),
                     thrown=cards_text(deal.thrown[dseat]),
                 )
+                if isinstance(deal, TableDeal):
+                    item["opened"] = deal.opened[dseat]
+            elif self.is_table:
+                item["opened"] = False
             out.append(item)
         return out
 
@@ -896,6 +1113,9 @@ class Table:
                 "winners": list(session.winners),
                 "rematch": None,
                 "broken": self.broken,
+                "family": self.rules.family,
+                "hints": self.options.hints,
+                "turn_time": self.options.turn_time,
             },
             "seats": self._seats_json(),
             "deal": self._deal_json(),
@@ -920,6 +1140,9 @@ class Table:
             return None
         hand = deal.hand(dseat)
         mine = deal.to_play == dseat
+        if isinstance(deal, TableDeal):
+            return self._table_hand_json(deal, seat, dseat, hand, mine)
+        assert isinstance(deal, ShowDeal)
         out: dict[str, Any] = {
             "cards": cards_text(hand),
             "drawn": card_text(deal.drawn) if mine else None,
@@ -946,12 +1169,130 @@ class Table:
         )
         return out
 
+    def _table_hand_json(
+        self, deal: TableDeal, seat: int, dseat: int, hand: tuple[int, ...], mine: bool
+    ) -> dict[str, Any]:
+        """A table-family hand: its cards and count, and the Opening meter (before opening) or
+        the cheapest leftover with its plan (after)."""
+        out: dict[str, Any] = {
+            "cards": cards_text(hand),
+            "drawn": card_text(deal.drawn) if mine else None,
+            "groups": [],
+            "loose": [],
+            "aside": None,
+            "charge": deal.hand_count(dseat),
+            "can_show": False,
+            "needs": [],
+            "finishing": [],
+            "count": deal.hand_count(dseat),
+            "opened": deal.opened[dseat],
+            "meter": None,
+            "leftover": None,
+        }
+        if not hand or deal.phase is Phase.OVER:
+            return out
+        due = deal.pile_due if mine else None
+        if not deal.opened[dseat]:
+            points, threshold, best = self._meter(seat, hand, due)
+            why: str | None = None
+            can_open = False
+            if best is None:
+                short = threshold - points
+                why = f"your melds make {points} of the {threshold} points, {short} short"
+                if due is not None:
+                    why = f"with {card_text(due)} from the pile, {why}"
+            elif mine and deal.phase is Phase.THROW:
+                verdict = deal.can(dseat, Action.open(best.melds))
+                can_open, why = bool(verdict), (None if verdict else verdict.reason)
+            elif mine:
+                why = "take a card first"
+            else:
+                why = "wait for your turn"
+            out["meter"] = {
+                "points": points if best is None else best.points,
+                "threshold": threshold,
+                "melds": [] if best is None else [cards_text(m) for m in best.melds],
+                "ready": best is not None,
+                "waived": False if best is None else best.waived,
+                "can_open": can_open,
+                "why": why,
+            }
+        else:
+            left = self._leftover(seat, hand, deal.melds)
+            seats = self.session.deal_seats
+            out["leftover"] = {
+                "cost": left.cost,
+                "loose": cards_text(left.loose),
+                "melds": [cards_text(m) for m in left.melds],
+                "layoffs": [{"meld": i, "cards": cards_text(c)} for i, c in left.layoffs],
+                "owners": {str(m.id): seats[m.owner] for m in deal.melds},
+            }
+        return out
+
+    def _leftover(self, seat: int, hand: tuple[int, ...], melds: tuple[TableMeld, ...]) -> Leftover:
+        """The cheapest leftover of an opened hand, kept until the hand or the table changes."""
+        key = (hand, melds)
+        cached = self._leftovers.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        left = best_leftover(hand, melds, self.rules)
+        self._leftovers[seat] = (key, left)
+        return left
+
+    def _meter(self, seat: int, hand: tuple[int, ...], due: int | None) -> tuple[int, int, Opening | None]:
+        """(points, threshold, the best opening or ``None``), kept until the hand changes."""
+        key = (hand, due)
+        cached = self._meters.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        points, threshold = opening_meter(hand, self.rules, must_include=due)
+        best = best_opening(hand, self.rules, must_include=due)
+        got = (points, threshold, best)
+        self._meters[seat] = (key, got)
+        return got
+
+    def _table_legal_json(self, deal: TableDeal, dseat: int) -> dict[str, Any]:
+        legal = deal.legal_actions(dseat)
+        throws = [a.card for a in legal if a.kind is ActionKind.THROW and a.card is not None]
+        pile = deal.can_draw_pile(dseat)
+        due = deal.pile_due
+        throw_refusal: str | None = None
+        if deal.phase is Phase.THROW and not throws:
+            probe = due if due is not None else (deal.hand(dseat) or (0,))[0]
+            throw_refusal = deal.can(dseat, Action.throw(probe)).reason or None
+        opening = next((a.groups for a in legal if a.kind is ActionKind.OPEN), None)
+        return {
+            "draw_stock": Action.draw_stock() in legal,
+            "draw_pile": bool(pile),
+            "pile_refusal": None if pile or deal.phase is not Phase.DRAW else pile.reason,
+            "drop": None,
+            "drop_refusal": "there is no dropping at this table",
+            "throw": cards_text(throws),
+            "no_throw": None if due is None else {"card": card_text(due), "reason": throw_refusal},
+            "throw_refusal": throw_refusal,
+            "show": [],
+            "put_back": Action.put_back() in legal,
+            "open": None if opening is None else [cards_text(m) for m in opening],
+            "lay_down": [cards_text(a.cards or ()) for a in legal if a.kind is ActionKind.LAY_DOWN],
+            "lay_off": [
+                {"meld": a.meld, "cards": cards_text(a.cards or ())}
+                for a in legal
+                if a.kind is ActionKind.LAY_OFF
+            ],
+            "swap": [{"meld": a.meld, "card": card_text(a.card)} for a in legal if a.kind is ActionKind.SWAP],
+            "pile_due": card_text(due),
+            "owed_jokers": deal.owed_jokers,
+        }
+
     def _legal_json(self, seat: int) -> dict[str, Any] | None:
         deal = self.deal
         if deal is None or self.phase != "playing" or self.to_play() != seat:
             return None
         dseat = self.session.deal_seat(seat)
         assert dseat is not None
+        if isinstance(deal, TableDeal):
+            return self._table_legal_json(deal, dseat)
+        assert isinstance(deal, ShowDeal)
         legal = deal.legal_actions(dseat)
         throws = [a.card for a in legal if a.kind is ActionKind.THROW and a.card is not None]
         shows = [a.card for a in legal if a.kind is ActionKind.SHOW and a.card is not None]
@@ -992,3 +1333,17 @@ class Table:
         view["between"] = between
         view["deadline"] = self.deadline(now)
         return view
+
+
+def _ending_note(rules: Rules, result: DealResult) -> str | None:
+    """How a table-family deal ended when it was not a plain going out: ``Hand Rummy``,
+    ``closed on a joker``, ``handling`` or ``blocked``."""
+    if result.ending is Ending.BLOCKED:
+        return "blocked"
+    if result.ending is not Ending.OUT:
+        return str(result.ending)
+    if not result.doubled:
+        return None
+    if rules.format != "penalty":
+        return "Hand Rummy"
+    return "closed on a joker" if result.finish_card == JOKER else "handling"

@@ -1,4 +1,5 @@
-// The lobby: every show-family preset, seed 000's settings table, the seats, and the links.
+// The lobby: every preset (the show family, then the table family: Rummy 40 and Remi 51), seed
+// 000's settings table, the table options (the turn clock, hints), the seats, and the links.
 import { api, ApiError } from "./net.js";
 import { $, h, copyText, presetTitle, saved, when } from "./ui.js";
 
@@ -11,13 +12,20 @@ const TAGLINES = {
   deals: "Chips over a fixed number of deals; no dropping.",
   maharashtra: "Points with no cap on a hand; drops cost 10 and 40.",
   "north-indian": "Points; one run must be four cards or more; one joker a group.",
+  rummy40: "Melds go down on the table: open with 40, lay off, swap jokers; first to empty the hand wins.",
+  remi51: "Open with 51 after the first round; 15 cards to the first player; low score wins.",
 };
+// Settings of seed 000's table that the table family does not have.
+const SHOW_ONLY = new Set(["runs_needed", "dropping", "cut_joker", "printed_jokers", "ace_high", "full_count"]);
+const CLOCK_WORDS = { 30: "30 seconds", 45: "45 seconds", 60: "1 minute", 90: "1½ minutes", 600: "10 minutes" };
 
 const FORMATS = {
   settlement: "settlement",
   points: "points",
   pool: "pool",
   deals: "deals",
+  target: "one deal (or to 200)",
+  penalty: "low score wins",
 };
 
 // What each setting changes, in seed 000's words (shortened).
@@ -63,15 +71,17 @@ function presetValue(p, key) {
     case "printed_jokers":
       return (s.printed_jokers ?? 0) > 0;
     case "difficulty":
-      return OPTIONS.default_difficulty;
+      return p.default_difficulty ?? OPTIONS.default_difficulty;
     default:
       return s[key];
   }
 }
 
 function roundsApply(p) {
-  return p.format !== "pool";
+  return p.format !== "pool" && p.format !== "target";
 }
+
+const isTable = (p) => p?.family === "table";
 
 function renderPresets() {
   const box = $("#presets");
@@ -80,13 +90,15 @@ function renderPresets() {
   for (const p of OPTIONS.presets) {
     const id = `preset-${p.name}`;
     const s = p.settings;
-    const facts = [
-      `${p.players[0]}–${p.players[1]} players`,
-      FORMATS[p.format] ?? p.format,
-      s.format !== "pool" && s.rounds
-        ? `${s.rounds} deal${s.rounds === 1 ? "" : "s"}`
-        : `out at ${s.pool_out}`,
-    ];
+    const facts = isTable(p)
+      ? [`${p.players[0]}–${p.players[1]} players`, `opening ${p.opening}`, FORMATS[p.format] ?? p.format]
+      : [
+          `${p.players[0]}–${p.players[1]} players`,
+          FORMATS[p.format] ?? p.format,
+          s.format !== "pool" && s.rounds
+            ? `${s.rounds} deal${s.rounds === 1 ? "" : "s"}`
+            : `out at ${s.pool_out}`,
+        ];
     grid.append(
       h(
         "label.preset-card",
@@ -151,6 +163,36 @@ function field(item) {
 function renderSettings() {
   const box = $("#settings");
   for (const item of OPTIONS.lobby) box.append(field(item));
+  // the table options: the turn clock (the table family) and hints (any game)
+  const clock = h("select#set-clock", { name: "clock", "aria-describedby": "set-clock-hint" });
+  box.append(
+    h(
+      "div.setting.setting-choice",
+      { dataset: { key: "clock" } },
+      h("label", { for: "set-clock" }, "Turn clock"),
+      clock,
+      h("span.hint#set-clock-hint", "Time for a whole turn; when it runs out the table draws and throws for you."),
+    ),
+  );
+  const hints = h("input#set-hints", {
+    name: "hints",
+    type: "checkbox",
+    role: "switch",
+    "aria-describedby": "set-hints-state set-hints-hint",
+  });
+  const hintsState = h("span.switch-state#set-hints-state", "Off");
+  hints.addEventListener("change", () => {
+    hintsState.textContent = hints.checked ? "On" : "Off";
+  });
+  box.append(
+    h(
+      "div.setting.setting-bool",
+      { dataset: { key: "hints" } },
+      h("label", { for: "set-hints" }, "Hints"),
+      h("span.switch", hints, hintsState),
+      h("span.hint#set-hints-hint", "A Hint button on your turn: what the strongest bot would do, and why."),
+    ),
+  );
   $("#set-players").addEventListener("input", () => renderSeats());
   $("#set-difficulty").addEventListener("change", () => renderSeats());
 }
@@ -182,6 +224,22 @@ function readControl(key) {
 function choosePreset(name) {
   preset = OPTIONS.presets.find((p) => p.name === name) ?? OPTIONS.presets[0];
   for (const item of OPTIONS.lobby) setControl(item.key, presetValue(preset, item.key));
+  const table = isTable(preset);
+  for (const key of SHOW_ONLY) {
+    const row = document.querySelector(`.setting[data-key="${key}"]`);
+    if (row) row.hidden = table;
+  }
+  const bots = preset.bots ?? OPTIONS.bots;
+  for (const opt of $("#set-difficulty").options) opt.disabled = !bots.includes(opt.value);
+  const clock = $("#set-clock");
+  clock.textContent = "";
+  clock.closest(".setting").hidden = !table;
+  if (table) {
+    for (const c of preset.clock.choices)
+      clock.append(
+        h("option", { value: String(c), selected: c === preset.clock.default }, CLOCK_WORDS[c] ?? `${c} seconds`),
+      );
+  }
   const players = $("#set-players");
   players.min = String(preset.players[0]);
   players.max = String(preset.players[1]);
@@ -190,7 +248,9 @@ function choosePreset(name) {
   rounds.disabled = !applies;
   $('.setting[data-key="rounds"] .hint').textContent = applies
     ? HINTS.rounds
-    : `A pool plays until one seat is left (out at ${preset.settings.pool_out}).`;
+    : preset.format === "target"
+      ? "One deal: its winner wins the match."
+      : `A pool plays until one seat is left (out at ${preset.settings.pool_out}).`;
   renderSeats();
 }
 
@@ -241,7 +301,7 @@ function renderSeats() {
     });
     const bot = h("select.bot-select", { id: botId });
     bot.append(h("option", { value: "" }, `Table difficulty (${CHOICE_WORDS.difficulty[level] ?? level})`));
-    for (const b of OPTIONS.bots) {
+    for (const b of preset?.bots ?? OPTIONS.bots) {
       bot.append(h("option", { value: b, selected: st.bot === b }, CHOICE_WORDS.difficulty[b] ?? b));
     }
     const botWrap = h("span.seat-bot-wrap", h("label", { for: botId }, "Bot"), bot);
@@ -283,6 +343,7 @@ function body() {
   for (const item of OPTIONS.lobby) {
     const key = item.key;
     if (key === "players" || key === "difficulty") continue;
+    if (isTable(preset) && SHOW_ONLY.has(key)) continue;
     if (key === "rounds" && !roundsApply(preset)) continue;
     const value = readControl(key);
     if (value === undefined) continue;
@@ -298,6 +359,10 @@ function body() {
     difficulty: readControl("difficulty"),
     seats,
   };
+  const options = {};
+  if (isTable(preset)) options.turn_time = Number($("#set-clock").value);
+  if ($("#set-hints").checked) options.hints = true;
+  if (Object.keys(options).length) out.options = options;
   const title = $("#title").value.trim();
   if (title) out.title = title;
   // tests (and a server started to allow it) may fix the deals: /?seed=...

@@ -26,7 +26,7 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-const VERSIONED = new Set(["draw", "throw", "show", "drop"]);
+const VERSIONED = new Set(["draw", "throw", "show", "drop", "open", "lay_down", "lay_off", "swap", "put_back"]);
 
 // Close codes after which reconnecting cannot help (docs/protocol.md, "Connection states").
 const FINAL_CLOSES = {
@@ -41,7 +41,7 @@ const FINAL_CLOSES = {
  * sends what was missed, or the full state), reconnection with backoff.
  *
  * Handlers (all optional): onView({view, version, events, catchup, id, kind}), onPresence(msg),
- * onError(msg), onWelcome(msg), onConnection(state, detail) with state one of
+ * onError(msg), onWelcome(msg), onHint(msg), onConnection(state, detail) with state one of
  * "connecting" | "open" | "reconnecting" | "closed".
  */
 export class TableSocket {
@@ -180,6 +180,9 @@ export class TableSocket {
         return;
       case "error":
         this.emit("onError", msg);
+        return;
+      case "hint":
+        this.emit("onHint", msg);
         return;
       default:
         return; // pong and anything newer

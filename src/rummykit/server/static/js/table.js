@@ -32,6 +32,7 @@ const S = {
   segs: [], // group labels of the layout Group made: [{kind, pure}]
   dealNo: null,
   marked: null, // uid of the marked card
+  selected: new Set(), // the table family: uids of the cards picked for a meld, a lay-off or a swap
   pending: null, // id of the intent in flight
   pendingTimer: null,
   deadline: null, // {seat, until (ms), why}
@@ -80,6 +81,17 @@ const el = {
   sheetButton: $("#sheet-button"),
   sheetDialog: $("#sheet-dialog"),
   sheetBody: $("#sheet-dialog-body"),
+  melds: $("#melds"),
+  meter: $("#meter"),
+  meterFill: $("#meter-fill"),
+  meterText: $("#meter-text"),
+  open: $("#open"),
+  hint: $("#hint"),
+  hintLine: $("#hint-line"),
+  putBack: $("#put-back"),
+  layDown: $("#lay-down"),
+  handHelp: $("#hand-help"),
+  cutSlot: $(".cut-slot"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -94,6 +106,8 @@ const myTurn = () => S.me != null && playing() && S.view.deal.to_play === S.me &
 const drawStep = () => myTurn() && S.view.deal.phase === "draw";
 const throwStep = () => myTurn() && S.view.deal.phase === "throw";
 const wild = () => S.view?.deal?.wild ?? null;
+// Rummy 40 and Remi 51: melds go down on the table during play (docs/protocol.md, the table family)
+const tableGame = () => S.view?.rules?.family === "table";
 
 function saveLocal() {
   try {
@@ -154,6 +168,18 @@ function describe(e, spoken) {
       return `${who} showed wrong: ${e.reason} (${e.penalty})`;
     case "stock_rebuilt":
       return `The pile under its top card became the stock (${e.count} cards)`;
+    case "opened": {
+      const melds = e.melds.map((m) => m.cards.map(card).join(" ")).join(" | ");
+      return `${who} opened with ${e.points}${e.waived ? " (threshold waived)" : ""}: ${melds}`;
+    }
+    case "laid_down":
+      return `${who} laid down ${e.meld.cards.map(card).join(" ")}`;
+    case "laid_off":
+      return `${who} laid ${e.cards.map(card).join(" ")} off onto meld ${e.meld_id}`;
+    case "swapped":
+      return `${who} swapped ${card(e.card)} for the joker in meld ${e.meld_id}`;
+    case "put_back":
+      return `${who} put ${card(e.card)} back on the pile`;
     case "deal_ended": {
       const r = e.result;
       const ending = {
@@ -183,6 +209,11 @@ function describe(e, spoken) {
 }
 
 const ANNOUNCED = new Set([
+  "opened",
+  "laid_down",
+  "laid_off",
+  "swapped",
+  "put_back",
   "took_pile",
   "threw",
   "dropped",
@@ -247,6 +278,7 @@ function reconcile() {
     S.order = cards.map((c) => entry(c));
     S.segs = [];
     S.marked = null;
+    S.selected.clear();
     return;
   }
   const left = new Map();
@@ -272,6 +304,7 @@ function reconcile() {
   }
   S.order = kept.concat(added);
   if (!S.order.some((e) => e.seg != null)) S.segs = [];
+  for (const uid of [...S.selected]) if (!S.order.some((e) => e.uid === uid)) S.selected.delete(uid);
 }
 
 /** Group: the hand as the arranger reads it, groups first, loose cards after. */
@@ -424,6 +457,7 @@ async function tryThrow(uid) {
   }
   if (send({ type: "throw", card: e.card })) {
     S.marked = null;
+    S.selected.clear(); // the turn ends with the throw: nothing stays picked
     setStatus("");
   }
 }
@@ -477,6 +511,10 @@ async function doDrop() {
 
 function tap(uid) {
   if (S.me == null) return;
+  if (tableGame()) {
+    pick(uid);
+    return;
+  }
   if (S.marked === uid) {
     tryThrow(uid);
     return;
@@ -519,9 +557,11 @@ function render() {
   el.table.dataset.deal = v.deal ? String(v.deal.number) : "";
   el.table.dataset.status = S.me != null && v.deal ? String(v.seats[S.me].status ?? "") : "";
   document.body.dataset.phase = phase;
+  el.table.dataset.family = tableGame() ? "table" : "show";
   renderHeader();
   renderSeats();
   renderCenter();
+  renderMelds();
   renderMe();
   renderPanel();
 }
@@ -573,6 +613,7 @@ function renderSeats() {
     if (status === "dropped") words.push("dropped");
     if (status === "out") words.push("out");
     if (dealer) words.push("dealer");
+    if (seat.opened) words.push("opened");
     if (toPlay) words.push("to play");
     words.push(`total ${seat.total_text}`);
     if (seat.took.length) words.push(`took from the pile: ${seat.took.map(cardName).join(", ")}`);
@@ -609,6 +650,7 @@ function renderSeats() {
         seat.in_deal && status === "in" ? h("span.count", String(seat.cards)) : null,
         status === "dropped" ? h("span.chip.state", "Dropped") : null,
         status === "out" ? h("span.chip.state", "Out") : null,
+        seat.opened ? h("span.chip.opened", "Opened") : null,
         toPlay ? h("span.chip.turn", clock || "to play") : null,
         !toPlay && clock ? h("span.chip.turn", clock) : null,
         h("span.seat-total", { title: "total" }, seat.total_text),
@@ -668,7 +710,8 @@ function renderCenter() {
       ? `Pile · ${seatName(d.to_play)} took ${cardShort(d.pile_take)}`
       : `Pile · ${d.pile.length}`;
   el.pileZone.classList.toggle("throw-here", throwStep());
-  // the cut card
+  // the cut card (the table family has none: only its printed jokers are wild)
+  if (el.cutSlot) el.cutSlot.hidden = tableGame();
   if (d.cut) {
     el.cut.className = "card mid cut";
     fillFace(el.cut, d.cut, { wild: d.wild });
@@ -703,6 +746,15 @@ function promptText() {
   if (!mine.in_deal) return "You sit this deal out";
   if (mine.status === "dropped") return "You dropped out of this deal";
   if (mine.status === "out") return "You are out of this deal";
+  if (myTurn() && tableGame()) {
+    if (v.deal.phase === "draw") return ["Your turn: take a card", " from the stock or the pile"];
+    if (v.deal.pile_due)
+      return [`Use ${cardShort(v.deal.pile_due)} in a meld`, " before you throw (or put it back)"];
+    if (v.deal.owed_jokers) return ["Lay the freed joker down", " this turn"];
+    return v.hand?.opened
+      ? ["Your turn: meld, lay off, then throw", " (select cards, tap a meld)"]
+      : ["Your turn: open or throw", " (drag a card onto the pile)"];
+  }
   if (myTurn()) {
     if (v.deal.phase === "draw") return ["Your turn: take a card", " from the stock or the pile"];
     return v.legal.show.length
@@ -729,6 +781,7 @@ function renderMe() {
   el.clock.hidden = !clock;
   el.clock.textContent = clock ? `⏱ ${clock}` : "";
   renderStrip();
+  renderMeter();
   renderHand();
   renderActions();
 }
@@ -744,6 +797,17 @@ function renderStrip() {
   }
   el.strip.hidden = false;
   const legal = v.legal;
+  if (tableGame()) {
+    const left = hand.leftover;
+    el.strip.append(h("span.count-label", `Your hand counts ${hand.count}`));
+    if (left) {
+      const moves = left.melds.length + left.layoffs.length;
+      el.strip.append(
+        h("span.charge", moves ? ` · down to ${left.cost} if you put down what fits` : " · nothing more fits the table"),
+      );
+    }
+    return;
+  }
   if (legal?.show?.length) {
     el.strip.classList.add("ready");
     const cards = legal.show.map(cardShort).join(" or ");
@@ -811,11 +875,12 @@ function renderHand() {
     b.classList.add("hand-card");
     const notes = [];
     if (isWild(e.card, v.deal?.wild) && e.card !== "JK") notes.push("wild");
-    if (e.uid === S.marked) {
+    const picked = e.uid === S.marked || S.selected.has(e.uid);
+    if (picked) {
       b.classList.add("marked");
-      notes.push("marked");
+      notes.push(tableGame() ? "selected" : "marked");
     }
-    b.setAttribute("aria-pressed", String(e.uid === S.marked));
+    b.setAttribute("aria-pressed", String(picked));
     if (finishing.has(e.card)) {
       b.classList.add("finishing");
       notes.push("finishing card: throw it to show");
@@ -855,8 +920,10 @@ function renderActions() {
   const v = S.view;
   const hand = v.hand;
   const has = !!(hand && hand.cards.length && playing() && v.seats[S.me]?.status === "in");
-  el.group.hidden = !has;
-  const marked = entryOf(S.marked);
+  el.group.hidden = !has || tableGame();
+  renderTableActions();
+  // the table family throws one selected card; with several selected, Throw waits
+  const marked = tableGame() && S.selected.size > 1 ? null : entryOf(S.marked);
   el.moveLeft.hidden = el.moveRight.hidden = !(has && marked);
   // Drop: only when the server says it is allowed now, kept apart from the throw
   const drop = drawStep() ? v.legal.drop : null;
@@ -898,6 +965,236 @@ function renderActions() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// the table family (Rummy 40, Remi 51): melds on the table, the Opening meter, lay-offs and swaps
+
+function selectedCards() {
+  return S.order.filter((e) => S.selected.has(e.uid)).map((e) => e.card);
+}
+
+/** Tap a card: select it, or let it go (several may be selected: a meld, a lay-off). */
+function pick(uid) {
+  const e = entryOf(uid);
+  if (!e) return;
+  if (S.selected.has(uid)) {
+    S.selected.delete(uid);
+    if (S.marked === uid) S.marked = [...S.selected].pop() ?? null;
+  } else {
+    S.selected.add(uid);
+    S.marked = uid;
+  }
+  renderHand();
+  renderActions();
+  focusCard(uid);
+  const n = S.selected.size;
+  if (!n) setStatus("");
+  else if (throwStep()) {
+    const words = n === 1 ? `${cardShort(e.card)} selected` : `${n} cards selected`;
+    const opened = S.view.hand?.opened;
+    setStatus(
+      opened
+        ? `${words}: tap a meld to lay ${n === 1 ? "it" : "them"} off${n === 1 ? ", a joker to swap it in, or Throw" : ", or Lay down"}.`
+        : `${words}.${n === 1 ? " Throw it, or drag it onto the pile." : ""}`,
+      "info",
+    );
+  }
+}
+
+function clearSelection() {
+  S.selected.clear();
+  S.marked = null;
+}
+
+function seatsInMeldOrder() {
+  const n = S.view.seats.length;
+  if (S.me == null) return S.view.seats.map((s) => s.seat);
+  return Array.from({ length: n }, (_, i) => (S.me + i) % n);
+}
+
+function renderMelds() {
+  const v = S.view;
+  const d = v.deal;
+  el.melds.textContent = "";
+  el.melds.hidden = !tableGame() || !d;
+  if (el.melds.hidden) return;
+  const melds = d.melds ?? [];
+  el.melds.dataset.count = String(melds.length);
+  if (!melds.length) {
+    el.melds.append(h("p.melds-empty", `No melds on the table yet. Opening needs ${d.opening} points.`));
+    return;
+  }
+  const tap = throwStep() && v.hand?.opened;
+  for (const owner of seatsInMeldOrder()) {
+    const mine = melds.filter((m) => m.owner === owner);
+    if (!mine.length) continue;
+    const group = h(
+      `section.meld-owner${owner === S.me ? ".mine" : ""}`,
+      { "aria-label": `${owner === S.me ? "Your" : `${nameOf(owner)}'s`} melds` },
+      h("h3.meld-owner-name", owner === S.me ? "Your melds" : nameOf(owner)),
+    );
+    const row = h("div.meld-row");
+    for (const m of mine) {
+      const words = m.cards
+        .map((c, i) => (c === "JK" ? `joker as ${cardName(m.stands_for[i])}` : cardName(c)))
+        .join(", ");
+      const box = h(`div.meld.${m.kind}${tap ? ".live" : ""}`, {
+        role: "group",
+        dataset: { meld: m.id },
+        "aria-label": `Meld ${m.id}, ${m.kind}: ${words}`,
+      });
+      box.append(h("span.meld-id", { "aria-hidden": "true" }, String(m.id)));
+      m.cards.forEach((c, i) => {
+        const joker = c === "JK";
+        const b = h("button.card.mini.mcard", {
+          type: "button",
+          dataset: { meld: m.id, slot: i },
+          "aria-label": joker
+            ? `Swap into meld ${m.id}: the joker stands for ${cardName(m.stands_for[i])}`
+            : `Lay off onto meld ${m.id} (${cardName(c)})`,
+        });
+        fillFace(b, c, {});
+        b.classList.add("mini", "mcard");
+        if (joker) {
+          b.classList.add("joker-slot");
+          b.dataset.stands = m.stands_for[i];
+          b.append(h("span.stands", { "aria-hidden": "true" }, cardShort(m.stands_for[i])));
+        }
+        box.append(b);
+      });
+      row.append(box);
+    }
+    group.append(row);
+    el.melds.append(group);
+  }
+}
+
+function onMeldClick(ev) {
+  const b = ev.target.closest("button.mcard");
+  if (!b) return;
+  playOnMeld(Number(b.dataset.meld), b.classList.contains("joker-slot"), selectedCards());
+}
+
+/** Selected cards onto meld ``id``: a swap when one natural card goes onto a joker, else a lay-off. */
+function playOnMeld(id, onJoker, cards) {
+  if (S.me == null) return;
+  const v = S.view;
+  if (!myTurn()) {
+    setStatus(playing() ? `Not your turn: ${nameOf(v.deal.to_play)} is to play.` : "No deal is being played.");
+    return;
+  }
+  if (v.deal.phase === "draw") {
+    setStatus("Take a card first: tap the stock or the pile.");
+    return;
+  }
+  if (!cards.length) {
+    setStatus(
+      onJoker
+        ? "Select the card the joker stands for in your hand, then tap the joker."
+        : "Select a card in your hand first, then tap the meld.",
+    );
+    return;
+  }
+  const message =
+    onJoker && cards.length === 1 && cards[0] !== "JK"
+      ? { type: "swap", meld: id, card: cards[0] }
+      : { type: "lay_off", meld: id, cards };
+  // the selection stays until the update takes the cards away (a refusal leaves it as it was)
+  if (send(message)) setStatus("");
+}
+
+function layDown() {
+  const cards = selectedCards();
+  if (cards.length < 3) {
+    setStatus("Select three or more cards for a new meld.");
+    return;
+  }
+  if (send({ type: "lay_down", cards })) setStatus("");
+}
+
+function openWithMeter() {
+  const meter = S.view?.hand?.meter;
+  if (!meter?.can_open) {
+    setStatus(meter?.why ?? "No opening now.");
+    return;
+  }
+  if (send({ type: "open", melds: meter.melds })) setStatus("");
+}
+
+function askHint() {
+  if (!myTurn()) return;
+  el.hintLine.hidden = false;
+  el.hintLine.textContent = "Thinking…";
+  if (!socket?.send({ type: "hint" })) el.hintLine.textContent = "Not connected to the table.";
+}
+
+function onHint(msg) {
+  el.hintLine.hidden = false;
+  el.hintLine.textContent = msg.text;
+  S.hintVersion = msg.version;
+}
+
+function renderMeter() {
+  const v = S.view;
+  const meter = tableGame() && playing() ? v.hand?.meter : null;
+  el.meter.hidden = !meter;
+  if (!meter) return;
+  const { points, threshold } = meter;
+  el.meter.dataset.points = String(points);
+  el.meter.dataset.threshold = String(threshold);
+  el.meter.classList.toggle("ready", meter.ready);
+  el.meterFill.style.width = `${Math.min(100, Math.round((100 * points) / Math.max(1, threshold)))}%`;
+  el.meterText.textContent = `${points} / ${threshold}`;
+  el.meter.setAttribute(
+    "aria-label",
+    `Opening meter: your best opening makes ${points} of the ${threshold} points${meter.why ? `; ${meter.why}` : ""}`,
+  );
+  el.meter.setAttribute("role", "group");
+  el.open.hidden = !meter.can_open;
+  if (meter.can_open) {
+    el.open.textContent = `Open (${points})`;
+    el.open.setAttribute(
+      "aria-label",
+      `Open with ${meter.melds.map((m) => m.map(cardShort).join(" ")).join(", ")}: ${points} points`,
+    );
+  }
+  el.meter.title = meter.why ?? "";
+}
+
+function renderTableActions() {
+  const v = S.view;
+  const table = tableGame();
+  const step = table && throwStep();
+  el.putBack.hidden = !(step && v.legal.put_back);
+  const opened = !!v.hand?.opened;
+  el.layDown.hidden = !(step && opened);
+  el.layDown.disabled = S.selected.size < 3;
+  el.hint.hidden = !(myTurn() && v.match.hints);
+  if (S.hintVersion != null && S.hintVersion !== S.version) {
+    el.hintLine.hidden = true; // the table moved on: the hint was for a moment gone by
+    S.hintVersion = null;
+  }
+  el.handHelp.textContent = table
+    ? "Tap cards to select them. Tap a meld on the table to lay them off, or tap a joker there to swap your card in; drag a card onto a meld or onto the pile. Lay down makes a new meld of the selected cards."
+    : "Tap a card to mark it, tap it again to throw it, or drag it onto the pile. Drag cards along the hand to arrange them. Keys: ← → between cards, Shift + ← → moves a card, Enter marks and throws.";
+}
+
+/** The meld (and whether its joker) under a point, for a card dragged out of the hand. */
+function meldAt(x, y) {
+  if (!tableGame() || el.melds.hidden) return null;
+  for (const box of el.melds.querySelectorAll(".meld")) {
+    const r = box.getBoundingClientRect();
+    if (x >= r.left - 6 && x <= r.right + 6 && y >= r.top - 6 && y <= r.bottom + 6) {
+      let joker = false;
+      for (const j of box.querySelectorAll(".joker-slot")) {
+        const q = j.getBoundingClientRect();
+        if (x >= q.left && x <= q.right && y >= q.top && y <= q.bottom) joker = true;
+      }
+      return { id: Number(box.dataset.meld), box, joker };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // panels: waiting, between deals (the score sheet waits for Next round), the end of the match
 
 const VALUE = { A: 10, J: 10, Q: 10, K: 10 };
@@ -918,6 +1215,13 @@ function endingWords(r) {
       return `${who} ${who === "You" ? "were" : "was"} the last seat in: everybody else dropped`;
     case "turn limit":
       return `The turn limit: ${who} had the cheapest hand`;
+    case "out": {
+      const how = r.finish_card ? `, closing with ${cardShort(r.finish_card)}` : " by laying down the last card";
+      const note = r.note ? ` (${r.note}${r.doubled ? ": the others count double" : ""})` : "";
+      return `${who} went out${how}${note}`;
+    }
+    case "blocked":
+      return `The deal is blocked: ${who} had the lightest hand`;
     default:
       return `${who} won (${r.ending})`;
   }
@@ -934,7 +1238,7 @@ function resultBlock(deal) {
     const name = nameOf(rs.seat);
     const card = h(`div.result-seat${rs.won ? ".won" : ""}${rs.seat === S.me ? ".mine" : ""}`);
     const charge = rs.won
-      ? "Winner · 0"
+      ? `Winner · ${rs.charge}`
       : rs.status === "dropped"
         ? `Dropped · ${rs.charge}`
         : rs.status === "out"
@@ -947,17 +1251,21 @@ function resultBlock(deal) {
       const groups = h("div.result-groups");
       for (const g of rs.groups) groups.append(miniRow(g, { wild: deal.wild, label: "group", size: "mini" }));
       if (rs.loose.length) {
+        const table = rules.family === "table";
         const loose = h(
           "span.loose-row",
-          h("span.loose-label", { "aria-hidden": "true" }, "loose"),
-          miniRow(rs.loose, { wild: deal.wild, label: "loose cards", size: "mini" }),
+          h("span.loose-label", { "aria-hidden": "true" }, table ? "left" : "loose"),
+          miniRow(rs.loose, { wild: deal.wild, label: table ? "cards left in hand" : "loose cards", size: "mini" }),
         );
         groups.append(loose);
       }
       card.append(groups);
       const looseSum = rs.loose.reduce((t, c) => t + cardValue(c, deal.wild), 0);
       const notes = [];
-      if (!rs.won && rs.charge > looseSum && rs.status === "in") {
+      if (rules.family === "table") {
+        if (!rs.won && r.doubled) notes.push(`${rs.hand_charge} counted double`);
+        if (rs.won && !rs.loose.length) notes.push("Went out: no card left");
+      } else if (!rs.won && rs.charge > looseSum && rs.status === "in") {
         notes.push(
           rules.credit === "pure"
             ? "No clean run: every card counts"
@@ -1174,6 +1482,9 @@ function applyView({ view: v, version, events, catchup, id, kind }) {
   if (id && id === S.pending) clearPending();
   else if (S.pending && kind === "update" && events.some((e) => e.seat === S.me)) clearPending();
   reconcile();
+  // the table family: a move of mine went through, so an older warning no longer applies
+  if (tableGame() && !catchup && events.some((e) => e.seat === S.me && e.deal != null) && el.status.dataset.kind === "warn")
+    setStatus("");
   onEvents(events, catchup || firstView);
   // your turn, said once when it comes round
   const wasMine = before && before.deal && before.deal.to_play === S.me && before.match.phase === "playing";
@@ -1335,6 +1646,9 @@ function onPointerMove(ev) {
   const onPile = overPile(ev.clientX, ev.clientY);
   el.pileZone.classList.toggle("drag-over", onPile);
   clearDropMarks();
+  const over = onPile ? null : meldAt(ev.clientX, ev.clientY);
+  for (const box of el.melds.querySelectorAll(".meld.drag-over")) box.classList.remove("drag-over");
+  if (over) over.box.classList.add("drag-over");
   if (!onPile && overHand(ev.clientX, ev.clientY)) {
     const idx = dropIndexAt(ev.clientX, ev.clientY, drag.uid);
     const target = S.order[idx];
@@ -1355,6 +1669,7 @@ function endDrag(ev, cancelled) {
   el.pileZone.classList.remove("drag-over");
   el.table.classList.remove("dragging-card");
   clearDropMarks();
+  for (const box of el.melds.querySelectorAll(".meld.drag-over")) box.classList.remove("drag-over");
   if (!d.started) return; // a tap: the click that follows handles it
   suppressClick = true;
   setTimeout(() => (suppressClick = false), 400);
@@ -1365,8 +1680,14 @@ function endDrag(ev, cancelled) {
   // the touch's target away, and the browser would then make no click of the next tap
   const x = ev.clientX;
   const y = ev.clientY;
+  const meld = overPile(x, y) ? null : meldAt(x, y);
   if (overPile(x, y)) {
     if (S.me != null) setTimeout(() => tryThrow(d.uid), 0);
+  } else if (meld) {
+    // a dragged card carries the selection it belongs to, else itself
+    const dragged = entryOf(d.uid);
+    const cards = S.selected.has(d.uid) && S.selected.size > 1 ? selectedCards() : dragged ? [dragged.card] : [];
+    if (S.me != null) setTimeout(() => playOnMeld(meld.id, meld.joker, cards), 0);
   } else if (overHand(x, y)) {
     const to = dropIndexAt(x, y, d.uid);
     setTimeout(() => {
@@ -1431,6 +1752,13 @@ function wire() {
   el.throw.addEventListener("click", () => S.marked && tryThrow(S.marked));
   el.show.addEventListener("click", () => doShow());
   el.drop.addEventListener("click", () => doDrop());
+  el.melds.addEventListener("click", onMeldClick);
+  el.open.addEventListener("click", () => openWithMeter());
+  el.layDown.addEventListener("click", () => layDown());
+  el.putBack.addEventListener("click", () => {
+    if (send({ type: "put_back" })) clearSelection();
+  });
+  el.hint.addEventListener("click", () => askHint());
   el.sheetButton.addEventListener("click", () => {
     renderSheetDialog();
     el.sheetDialog.showModal();
@@ -1474,7 +1802,7 @@ function start() {
     seatToken: ROLE === "seat" ? TOKEN : null,
     watchToken: ROLE === "spectator" ? TOKEN : null,
     lastVersion: last ?? 0, // 0: send what happened so far, for the log (or the state, past 500 events)
-    handlers: { onView: applyView, onPresence, onError, onConnection, onWelcome: () => {} },
+    handlers: { onView: applyView, onPresence, onError, onConnection, onHint, onWelcome: () => {} },
   });
   // a handle for people poking at the page, and for the browser tests
   window.rummykit = { socket, state: S };

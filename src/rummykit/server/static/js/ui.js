@@ -43,6 +43,8 @@ export const PRESET_TITLES = {
   deals: "Deals rummy",
   maharashtra: "Maharashtra rummy",
   "north-indian": "North Indian rummy",
+  rummy40: "Rummy 40",
+  remi51: "Remi 51",
 };
 
 export function presetTitle(name) {
