@@ -97,12 +97,27 @@ def test_a_set_never_holds_the_same_suit_twice_and_never_grows_past_four() -> No
     assert placed is None and why == "JK does not fit meld 1: a set of sevens, which holds at most four cards"
 
 
+def test_a_lay_off_that_would_break_a_meld_says_which_rule() -> None:
+    kings = table_meld(1, "Ks Kh JK")
+    assert extend_meld(kings, cards("Qs"), R40)[1].endswith("a set of kings, which takes only kings")
+    assert extend_meld(kings, cards("Kc Kc"), R40)[1].endswith("which takes one card of each suit")
+    assert extend_meld(table_meld(1, "Ks Kh JK", REMI), [JOKER], REMI)[1].endswith(
+        ": a set holds at most one joker"
+    )
+    run = table_meld(2, "5h JK 7h")
+    assert extend_meld(run, cards("6h"), R40)[1].endswith(": a joker holds 6h's place (swap it out instead)")
+    assert extend_meld(run, cards("7h"), R40)[1].endswith("from 5h to 7h, which already has 7h")
+
+
 def test_a_set_takes_a_card_of_a_suit_it_does_not_hold_yet_a_run_grows_at_either_end() -> None:
     s = table_meld(2, "7s 7h JK")
     placed, _ = extend_meld(s, cards("7d"), R40)
     assert placed is not None and placed.cards == tuple(cards("7s 7h JK 7d"))
     assert placed.stands_for == tuple(cards("7s 7h 7c 7d"))
-    assert extend_meld(s, cards("7h"), R40)[1] == "7h does not fit meld 2: a set of sevens"
+    assert (
+        extend_meld(s, cards("7h"), R40)[1]
+        == "7h does not fit meld 2: a set of sevens, which already holds 7h"
+    )
     run = table_meld(3, "5h 6h 7h")
     low, _ = extend_meld(run, cards("4h"), R40)
     high, _ = extend_meld(run, cards("8h 9h"), R40)
@@ -110,8 +125,12 @@ def test_a_set_takes_a_card_of_a_suit_it_does_not_hold_yet_a_run_grows_at_either
     assert low is not None and low.cards == tuple(cards("4h 5h 6h 7h"))
     assert high is not None and high.cards == tuple(cards("5h 6h 7h 8h 9h"))
     assert both is not None and both.stands_for == tuple(cards("3h 4h 5h 6h 7h 8h"))
-    assert extend_meld(run, cards("Qs"), R40)[1] == "Qs does not fit meld 3: a run of hearts"
-    assert extend_meld(run, cards("10h"), R40)[1] == "10h does not fit meld 3: a run of hearts from 5h to 7h"
+    assert (
+        extend_meld(run, cards("Qs"), R40)[1]
+        == "Qs does not fit meld 3: a run of hearts, which takes only hearts"
+    )
+    why = extend_meld(run, cards("10h"), R40)[1]
+    assert why == "10h does not fit meld 3: a run of hearts from 5h to 7h: it would leave a gap at 8h 9h"
 
 
 def test_ace_low_on_the_a_2_3_side_or_high_after_the_king_never_wrapping() -> None:
@@ -119,7 +138,10 @@ def test_ace_low_on_the_a_2_3_side_or_high_after_the_king_never_wrapping() -> No
     assert placed is not None and placed.stands_for == tuple(cards("Jh Qh Kh Ah"))
     placed, _ = extend_meld(table_meld(1, "2h 3h 4h"), cards("Ah"), R40)
     assert placed is not None and placed.cards == tuple(cards("Ah 2h 3h 4h"))
-    assert extend_meld(table_meld(1, "Qh Kh Ah"), cards("2h"), R40)[0] is None
+    placed, why = extend_meld(table_meld(1, "Qh Kh Ah"), cards("2h"), R40)
+    assert placed is None and why.endswith(
+        "from Qh to Ah: it would leave a gap at 3h 4h 5h 6h 7h 8h 9h 10h Jh"
+    )
     assert place_meld(cards("Kh Ah 2h"), R40)[0] is None
 
 

@@ -339,9 +339,14 @@ def test_once_opened_you_can_add_cards_to_any_meld_yours_or_a_rivals_even_in_the
     assert meld(deal, 3) == TableMeld(3, 1, "run", tuple(cards("8d 9d 10d Jd")), tuple(cards("8d 9d 10d Jd")))
     deal.lay_off(0, 1, cards("Kc"))  # a set takes a suit it does not hold yet
     assert len(meld(deal, 1).cards) == 4
-    assert refused(deal, 0, Action.lay_off(2, cards("Ac"))) == "Ac does not fit meld 2: a run of hearts"
+    assert (
+        refused(deal, 0, Action.lay_off(2, cards("Ac")))
+        == "Ac does not fit meld 2: a run of hearts, which takes only hearts"
+    )
     reason = refused(deal, 0, Action.lay_off(2, cards("Jh")))
-    assert reason == "Jh does not fit meld 2: a run of hearts from 5h to 7h"
+    assert (
+        reason == "Jh does not fit meld 2: a run of hearts from 5h to 7h: it would leave a gap at 8h 9h 10h"
+    )
     assert refused(deal, 0, Action.lay_off(9, cards("Jh"))) == "there is no meld 9 on the table"
     assert refused(deal, 0, Action.lay_off(2, cards("Qs"))) == "Qs is not in your hand"
 

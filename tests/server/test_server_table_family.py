@@ -129,7 +129,7 @@ def test_a_rummy40_story_open_lay_off_swap_put_back_and_every_refusal(
         # a lay-off that would break a meld says which rule; a good one goes on
         assert (
             refused(app, mid, me, type="lay_off", meld=1, cards=["2s"])
-            == "2s does not fit meld 1: a set of kings"
+            == "2s does not fit meld 1: a set of kings, which takes only kings"
         )
         assert (
             refused(app, mid, me, type="lay_off", meld=9, cards=["4h"]) == "there is no meld 9 on the table"

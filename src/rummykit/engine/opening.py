@@ -251,7 +251,7 @@ def _describe(meld: TableMeld) -> str:
 
 
 def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tuple[Placed | None, str]:
-    """``meld`` with ``cards`` laid off onto it, or why they do not fit.
+    """``meld`` with ``cards`` laid off onto it, or why they do not fit, naming the rule.
 
     A set takes natural cards of its rank in suits it lacks (and jokers), up to four cards.  A
     run grows at either end; its cards keep their slots.  Jokers fill the gaps between the run
@@ -269,37 +269,65 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
         rank = meld.stands_for[0] % 13
         held = {k // 13 for k in meld.cards if k != JOKER}
         suits = [k // 13 for k in naturals]
-        if any(k % 13 != rank for k in naturals) or len(set(suits)) < len(suits) or held & set(suits):
-            return None, bad
+        if any(k % 13 != rank for k in naturals):
+            return None, f"{bad}, which takes only {RANK_PLURALS[rank + 1]}"
+        if len(set(suits)) < len(suits):
+            return None, f"{bad}, which takes one card of each suit"
+        if held & set(suits):
+            twice = next(k for k in naturals if k // 13 in held)
+            return None, f"{bad}, which already holds {format_card(twice)}"
         size = len(meld.cards) + len(cards)
         if size > 4:
             return None, f"{bad}, which holds at most four cards"
         old_jk = sum(1 for k in meld.cards if k == JOKER)
         if not _limits_ok(len(meld.cards) - old_jk + len(naturals), old_jk + jokers, cfg, in_set=True):
-            return None, f"{bad}: too many jokers"
+            return None, f"{bad}: {_joker_limit(cfg, in_set=True)}"
         new = (*meld.cards, *cards)
         return Placed("set", new, _set_stands_for(new)), ""
     suit = meld.stands_for[0] // 13
     if any(k // 13 != suit for k in naturals):
-        return None, bad
+        return None, f"{bad}, which takes only {SUIT_NAMES[suit]}"
     lo = _run_lo(meld.stands_for)
     hi = lo + len(meld.cards) - 1
+    span = f"{bad} from {format_card(meld.stands_for[0])} to {format_card(meld.stands_for[-1])}"
     # Each natural card's position: an ace may be low (1) or high (14); try both.
     choices: list[list[int]] = [[]]
     for k in naturals:
         r = k % 13 + 1
         opts = [1, 14] if r == 1 else [r]
+        inside = [p for p in opts if lo <= p <= hi]
+        if inside and all(lo <= p <= hi for p in opts if p <= cfg.max_pos):
+            if meld.cards[inside[0] - lo] == JOKER:
+                return None, f"{span}: a joker holds {format_card(k)}'s place (swap it out instead)"
+            return None, f"{span}, which already has {format_card(k)}"
         opts = [p for p in opts if (p < lo or p > hi) and p <= cfg.max_pos]
         if not opts:
-            return None, f"{bad} from {format_card(meld.stands_for[0])} to {format_card(meld.stands_for[-1])}"
+            return None, f"{span}: a run cannot go past the ace"
         choices = [[*c, p] for c in choices for p in opts]
+    reasons: list[str] = []
     for positions in choices:
         if len(set(positions)) < len(positions):
+            reasons.append("two cards for one place")
             continue
-        placed = _extend_run(meld, suit, lo, hi, naturals, positions, jokers, cfg)
+        placed, reason = _extend_run(meld, suit, lo, hi, naturals, positions, jokers, cfg)
         if placed is not None:
             return placed, ""
-    return None, f"{bad} from {format_card(meld.stands_for[0])} to {format_card(meld.stands_for[-1])}"
+        reasons.append(reason)
+    # an ace low or high: the nearest miss (the shortest reason names the fewest missing cards)
+    return None, f"{span}: {min(reasons, key=len)}"
+
+
+def _joker_limit(cfg: _Cfg, *, in_set: bool) -> str:
+    """The joker rule a meld broke (the limits of :func:`_limits_ok`)."""
+    if in_set and cfg.max_set >= 0 and (cfg.max_group < 0 or cfg.max_set < cfg.max_group):
+        return f"a set holds at most {_jokers(cfg.max_set)}"
+    if cfg.max_group >= 0:
+        return f"a meld holds at most {_jokers(cfg.max_group)}"
+    return f"a meld needs at least {cfg.min_nat} natural cards"
+
+
+def _jokers(n: int) -> str:
+    return "one joker" if n == 1 else f"{n} jokers"
 
 
 def _extend_run(
@@ -311,7 +339,7 @@ def _extend_run(
     positions: Sequence[int],
     jokers: int,
     cfg: _Cfg,
-) -> Placed | None:
+) -> tuple[Placed | None, str]:
     low = [p for p in positions if p < lo]
     high = [p for p in positions if p > hi]
     new_lo = min(low) if low else lo
@@ -319,8 +347,11 @@ def _extend_run(
     gaps = (lo - new_lo - len(low)) + (new_hi - hi - len(high))
     extra = jokers - gaps
     if extra < 0:
-        return None
+        missing = [q for q in (*range(new_lo, lo), *range(hi + 1, new_hi + 1)) if q not in positions]
+        gap = " ".join(format_card(_pos_kind(suit, q)) for q in missing)
+        return None, f"it would leave a gap at {gap}"
     at: dict[int, int] = dict(zip(positions, naturals, strict=True))
+    why = "a run cannot go past the ace"
     # extra jokers: as many at the high end as fit, then the low end; else shift them down
     for up in range(extra, -1, -1):
         down = extra - up
@@ -334,8 +365,13 @@ def _extend_run(
             else:
                 slots.append(at.get(q, JOKER))
         if _run_ok(slots, cfg):
-            return Placed("run", tuple(slots), tuple(_pos_kind(suit, q) for q in range(a, b + 1)))
-    return None
+            return Placed("run", tuple(slots), tuple(_pos_kind(suit, q) for q in range(a, b + 1))), ""
+        jk = sum(1 for k in slots if k == JOKER)
+        if not _limits_ok(len(slots) - jk, jk, cfg, in_set=False):
+            why = _joker_limit(cfg, in_set=False)
+        elif not cfg.adjacent and any(x == JOKER and y == JOKER for x, y in pairwise(slots)):
+            why = "two jokers may not lie side by side"
+    return None, why
 
 
 def swap_slot(meld: TableMeld, card: int) -> tuple[int | None, str]:
