@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
-BENCHMARKS = ["arrange_bench.py", "simulate_bench.py", "bots_bench.py", "server_bench.py", "sheet_bench.py"]
+BENCHMARKS = [
+    "arrange_bench.py",
+    "simulate_bench.py",
+    "bots_bench.py",
+    "server_bench.py",
+    "sheet_bench.py",
+    "opening_bench.py",
+]
 
 
 def main() -> int:
