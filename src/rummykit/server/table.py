@@ -896,13 +896,15 @@ class Table:
         }
 
     def result_json(self, result: DealResult, seats: Sequence[int]) -> dict[str, Any]:
-        if self.is_table:
-            return self._table_result_json(result, seats)
-        return {
+        """A deal's end: who won and how, and every seat's hand and charge.  A table-family deal
+        adds whether the rivals' counts were doubled (Hand Rummy, or Remi's -40) and a note; its
+        hands have no groups (the melds went down on the table)."""
+        table = self.is_table
+        out: dict[str, Any] = {
             "winner": seats[result.winner],
             "ending": str(result.ending),
             "turns": result.turns,
-            "halved": result.halved,
+            "halved": False if table else result.halved,
             "finish_card": card_text(result.finish_card),
             "seats": [
                 {
@@ -912,38 +914,16 @@ class Table:
                     "charge": r.charge,
                     "hand_charge": r.hand_charge,
                     "hand": cards_text(r.hand),
-                    "groups": [cards_text(g) for g in r.groups],
+                    "groups": [] if table else [cards_text(g) for g in r.groups],
                     "loose": cards_text(r.loose),
                 }
                 for r in result.seats
             ],
         }
-
-    def _table_result_json(self, result: DealResult, seats: Sequence[int]) -> dict[str, Any]:
-        """A table-family deal's end: who went out (or won a blocked deal), each hand's count and
-        what it was charged (doubled for Hand Rummy, or Remi's -40)."""
-        return {
-            "winner": seats[result.winner],
-            "ending": str(result.ending),
-            "turns": result.turns,
-            "halved": False,
-            "doubled": result.doubled,
-            "note": _ending_note(self.rules, result),
-            "finish_card": card_text(result.finish_card),
-            "seats": [
-                {
-                    "seat": seats[r.seat],
-                    "status": str(r.status),
-                    "won": r.won,
-                    "charge": r.charge,
-                    "hand_charge": r.hand_charge,
-                    "hand": cards_text(r.hand),
-                    "groups": [],
-                    "loose": cards_text(r.loose),
-                }
-                for r in result.seats
-            ],
-        }
+        if table:
+            out["doubled"] = result.doubled
+            out["note"] = _ending_note(self.rules, result)
+        return out
 
     def _row_json(self, row: DealRow) -> dict[str, Any]:
         fmt = self.session.match.format
