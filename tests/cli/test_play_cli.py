@@ -529,7 +529,7 @@ def test_setup_offers_the_table_family_too(
     assert main(["play", "--seed", "3", "--pace", "0"]) == 0
     out = capsys.readouterr().out
     assert "Rummy 40             melds on the table, open at 40" in out
-    assert "Rummy 40, 2 seats: you and Bikash (greedy)" in out
+    assert "Rummy 40, 2 seats: you and Bikash (hard)" in out  # the strongest bot by default
     assert "Opening: " in out and "of 40 points" in out
 
 
@@ -543,7 +543,10 @@ def test_setup_offers_the_table_family_too(
         (["--rules", "nepali", "--pace", "slow"], "--pace takes seconds"),
         (["--rules", "cribbage"], "unknown preset"),
         (["--rules", "remi51", "--players", "5"], "players"),
-        (["--rules", "rummy40", "--bots", "medium"], "unknown bot 'medium' (known: random, greedy)"),
+        (
+            ["--rules", "rummy40", "--bots", "clever"],
+            "unknown bot 'clever' (known: random, greedy, easy, medium, hard)",
+        ),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(

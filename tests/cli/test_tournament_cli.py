@@ -66,10 +66,40 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["--bots", "clever"], "unknown bot 'clever'"),
         (["--bots", "easy,medium,hard", "--seats", "2"], "3 bots for 2 seats"),
         (["--deals", "0"], "--deals must be at least 1"),
-        (["--rules", "rummy40"], "table game"),
+        (["--rules", "rummy40", "--bots", "clever"], "unknown bot 'clever'"),
         (["--budget-ms", "soon"], "--budget-ms takes a number"),
     ],
 )
 def test_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     assert main(["tournament", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset", ["rummy40", "remi51"])
+def test_the_table_family_plays_its_own_levels(capsys: pytest.CaptureFixture[str], preset: str) -> None:
+    argv = ["--rules", preset, "--seats", "2", "--bots", "medium,easy", "--deals", "4", "--duplicate"]
+    data = tournament_json(capsys, *argv, "--workers", "1", "--seed", "t")
+    assert data["rules"] == preset and data["plays"] == 8
+    bots = data["bots"]
+    assert set(bots) == {"medium", "easy"}
+    # two seats: the nets are opposite (Remi 51: the difference the deal makes between the totals)
+    assert bots["medium"]["points_per_deal"] == pytest.approx(-bots["easy"]["points_per_deal"], abs=1e-6)
+    assert bots["medium"]["deals_won"] + bots["easy"]["deals_won"] == 8
+    assert bots["medium"]["drops"] == bots["easy"]["drops"] == 0  # no dropping at this family
+    again = tournament_json(capsys, *argv, "--workers", "2", "--seed", "t")
+    assert strength(again) == strength(data)
+
+
+def test_remi_points_are_the_difference_between_the_two_totals() -> None:
+    from rummykit.bots import make_player, play_deal
+    from rummykit.cli.tournament_cmd import seat_net
+    from rummykit.engine.rules import get_preset
+    from rummykit.engine.table_deal import TableDeal
+
+    rules = get_preset("remi51", players=2)
+    deal = TableDeal(rules, "net", dealer=0)
+    result = play_deal(deal, [make_player("greedy", s, rules) for s in range(2)])
+    w = result.winner
+    assert result.seats[w].charge in (-20, -40)
+    assert seat_net(rules, result, w) == result.seats[1 - w].charge - result.seats[w].charge
+    assert seat_net(rules, result, 1 - w) == -seat_net(rules, result, w)

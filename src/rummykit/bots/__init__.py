@@ -32,6 +32,7 @@ from rummykit.bots.easy import EasyPlayer
 from rummykit.bots.hard import HardPlayer
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.table_baseline import TableGreedy, TableRandom
+from rummykit.bots.table_levels import TableEasy, TableHard, TableMedium
 from rummykit.engine.rules import Rules
 
 __all__ = [
@@ -50,7 +51,7 @@ __all__ = [
     "rejoin_always",
 ]
 
-# Every bot by name: a later issue adds the difficulty levels here.
+# Every bot by name (the show family).
 BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
     {
         "random": RandomPlayer,
@@ -64,7 +65,13 @@ BOT_NAMES: Final[tuple[str, ...]] = tuple(BOTS)
 
 # The same names at a table-family game (Rummy 40, Remi 51), where a turn melds and lays off.
 TABLE_BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
-    {"random": TableRandom, "greedy": TableGreedy}
+    {
+        "random": TableRandom,
+        "greedy": TableGreedy,
+        "easy": TableEasy,
+        "medium": TableMedium,
+        "hard": TableHard,
+    }
 )
 
 

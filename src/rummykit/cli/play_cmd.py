@@ -11,6 +11,7 @@ and the keys that work now.  Type one short command a line and press Enter:
   show            show: offered only when your hand is one
   d               drop out of the deal (asks first, and says what it costs)
   o m l x b       Rummy 40, Remi 51: open, lay down, lay off, swap a joker, put back
+  a               a hint: what the hard bot would do now, and why (--no-hints turns it off)
   g, h, q         grouped or sorted hand, help, quit (asks first)
 
 A command the rules refuse prints the reason and changes nothing.  Between deals the score
@@ -63,6 +64,12 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         default=str(DEFAULT_PACE),
         help=f"pause after each bot's turn on a terminal (default {DEFAULT_PACE}; 0 for none)",
+    )
+    p.add_argument(
+        "--no-hints",
+        dest="hints",
+        action="store_false",
+        help="no hints at this table (the a key says so); hints are on by default",
     )
     p.set_defaults(run=run)
 
@@ -195,7 +202,8 @@ def choose_settings(args: argparse.Namespace, console: Console, ask: Ask) -> Set
     else:
         bots = (best_bot(rules),) * count
     name = args.name.strip() or "You"
-    return Settings(rules, _seed_arg(args.seed), name, bots, _pace_arg(args.pace))
+    hints = bool(getattr(args, "hints", True))
+    return Settings(rules, _seed_arg(args.seed), name, bots, _pace_arg(args.pace), hints)
 
 
 # ---- running -------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ at play ``r`` of deck ``i``, seat ``s`` is seeded ``SEED/i/rR/sS``.  The work is
 ``--workers`` processes and added up in deck order, so the figures (times apart) are the same
 for the same seed whatever the number of workers.
 
-Per bot: points per deal, the settlement net of its seats (a deal's winner collects what the
-others were charged, every other seat pays its charge: higher is better), with a 95% confidence
+Both families play: a table-family preset (``--rules rummy40``, ``remi51``) seats that family's
+bots.  Per bot: points per deal, the settlement net of its seats (a deal's winner collects what the
+others were charged, every other seat pays its charge: higher is better; at Remi 51, whose low
+totals win, the others' mean charge less its own, see :func:`seat_net`), with a 95% confidence
 interval over the decks (the unit of a duplicate run: each deck's mean over the bot's seats and
 rotations; normal approximation); deals won (a seat of the bot won the deal) and that as a rate;
 drops; and each decision's time (mean, median, p99, max, and answers later than the budget and
@@ -33,11 +35,12 @@ from typing import Any, Final
 
 import orjson
 
-from rummykit.bots import BOT_NAMES, BotError, Player, make_player
+from rummykit.bots import BOT_NAMES, TABLE_BOTS, BotError, Player, make_player
 from rummykit.bots.contract import DEFAULT_GRACE_MS, is_timed, play_deal_timed
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.deal import ShowDeal
+from rummykit.engine.deal import Deal, ShowDeal, new_deal
+from rummykit.engine.events import DealResult
 from rummykit.engine.rules import Rules, RulesError
 from rummykit.engine.session import deal_seed
 
@@ -116,7 +119,7 @@ class BotTally:
     """One bot's sums (integers and lists kept in deck order, so chunks add up exactly)."""
 
     deck_means: list[float] = field(default_factory=list)  # per deck: mean net over its seats
-    net: int = 0
+    net: float = 0.0
     seat_deals: int = 0  # seats of the bot times plays
     wins: int = 0  # plays won by a seat of the bot
     drops: int = 0
@@ -151,14 +154,15 @@ _ARRANGER: Arranger | None = None
 
 
 def _init(plan: Plan) -> None:
-    """A worker's start: the plan for every chunk, and one arranger for all its deals."""
+    """A worker's start: the plan for every chunk, and one arranger for all its deals (the
+    show family's; the table family has none)."""
     global _PLAN, _ARRANGER
     _PLAN = plan
-    _ARRANGER = Arranger(plan.rules)
+    _ARRANGER = Arranger(plan.rules) if plan.rules.is_show else None
 
 
-def _make(name: str, seed: str, budget_ms: float | None) -> Player:
-    player = make_player(name, seed)
+def _make(name: str, seed: str, budget_ms: float | None, rules: Rules) -> Player:
+    player = make_player(name, seed, rules)
     if budget_ms is not None and is_timed(player):
         player.budget_ms = budget_ms  # type: ignore[attr-defined]
     return player
@@ -167,25 +171,30 @@ def _make(name: str, seed: str, budget_ms: float | None) -> Player:
 def play_decks(start: int, stop: int) -> Tally:
     """Decks ``start`` to ``stop`` (every rotation of each) with the worker's plan."""
     plan, arranger = _PLAN, _ARRANGER
-    assert plan is not None and arranger is not None
+    assert plan is not None
     rules = plan.rules
     n = rules.players
     tally = Tally(bots={name: BotTally() for name in plan.names})
     seatings = plan.rotations()
     for i in range(start, stop):
         seed = deal_seed(plan.seed, i)
-        nets: dict[str, list[int]] = {name: [] for name in plan.names}
+        nets: dict[str, list[float]] = {name: [] for name in plan.names}
         for r, seating in enumerate(seatings):
-            deal = ShowDeal(rules, seed, dealer=i % n, arranger=arranger)
-            players = [_make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms) for s, bot in enumerate(seating)]
+            deal: Deal
+            if arranger is not None:
+                deal = ShowDeal(rules, seed, dealer=i % n, arranger=arranger)
+            else:
+                deal = new_deal(rules, seed, dealer=i % n)
+            players = [
+                _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules) for s, bot in enumerate(seating)
+            ]
             played = play_deal_timed(deal, players, strict=plan.strict, grace_ms=DEFAULT_GRACE_MS)
             result = played.result
-            collected = result.collected
             tally.plays += 1
             for s, bot in enumerate(seating):
                 t = tally.bots[bot]
                 seat = result.seats[s]
-                net = collected if seat.won else -seat.charge
+                net = seat_net(rules, result, s)
                 nets[bot].append(net)
                 t.net += net
                 t.seat_deals += 1
@@ -197,6 +206,21 @@ def play_decks(start: int, stop: int) -> Tally:
         for name, values in nets.items():
             tally.bots[name].deck_means.append(sum(values) / len(values))
     return tally
+
+
+def seat_net(rules: Rules, result: DealResult, seat: int) -> float:
+    """A seat's points from one deal, higher is better and zero-sum round the table.
+
+    Settlement (the show family, Rummy 40): the winner collects what the others were charged,
+    every other seat pays its charge.  A penalty count (Remi 51, low totals win): the mean of
+    the other seats' charges less the seat's own, so that at two seats it is the difference the
+    deal makes between the two totals (the winner's -20 or -40 included).
+    """
+    r = result.seats[seat]
+    if rules.format == "penalty":
+        others = [x.charge for x in result.seats if x.seat != seat]
+        return sum(others) / max(1, len(others)) - r.charge
+    return float(result.collected if r.won else -r.charge)
 
 
 def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
@@ -285,13 +309,15 @@ def _count(text: str | None, option: str, default: int, least: int = 1) -> int:
     return value
 
 
-def _bots(text: str, players: int) -> tuple[str, ...]:
+def _bots(text: str, rules: Rules) -> tuple[str, ...]:
+    players = rules.players
+    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
     if not names:
         raise InputError("--bots names no bot")
     for name in names:
-        if name not in BOT_NAMES:
-            raise InputError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+        if name not in known:
+            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
     if len(names) > players:
         raise InputError(f"--bots names {len(names)} bots for {players} seats")
     return tuple(names[s % len(names)] for s in range(players))
@@ -300,8 +326,6 @@ def _bots(text: str, players: int) -> tuple[str, ...]:
 def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
     """The plan, the number of decks and the workers; InputError on bad input."""
     rules = rules_from_args(args)
-    if not rules.is_show:
-        raise InputError(f"{rules.preset} is a table game; the tournament plays the show family for now")
     if args.seats is not None:
         seats = _count(args.seats, "--seats", rules.players, least=2)
         if seats != rules.players:
@@ -319,7 +343,7 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
             raise InputError(f"--budget-ms takes a number of milliseconds, not {args.budget_ms!r}") from None
         if not budget > 0:
             raise InputError(f"--budget-ms must be more than 0, not {args.budget_ms}")
-    bots = _bots(args.bots, rules.players)
+    bots = _bots(args.bots, rules)
     return Plan(rules, bots, str(args.seed), bool(args.duplicate), budget, bool(args.strict)), decks, workers
 
 

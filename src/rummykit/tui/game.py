@@ -26,6 +26,10 @@ Settled here:
 * Table family: ``o``, ``m`` and ``l`` without cards play the engine's own suggestion (the
   best opening, the first meld or lay-off of the cheapest leftover), which the strip names, so
   the Opening meter reaching the threshold is one key away from opening.
+* A hint (``a`` or ``hint``, on unless the table was set up with ``--no-hints``) prints the
+  ``hard`` bot's move for this decision with its one-line reason and the command that plays
+  it; it plays nothing.  The bot reads the person's view and the events the person has seen,
+  nothing else.
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ from rich.padding import Padding
 from rich.text import Text
 
 from rummykit.bots import Player, make_player
-from rummykit.engine.cards import CardError, parse_card
+from rummykit.bots.hint import hint
+from rummykit.engine.cards import CardError, format_card, format_cards, parse_card
 from rummykit.engine.deal import Deal, ShowDeal
 from rummykit.engine.events import (
     Action,
@@ -79,6 +84,7 @@ __all__ = [
     "MoveLog",
     "Settings",
     "bot_names",
+    "command_for",
     "parse_command",
     "scripted_ask",
 ]
@@ -103,6 +109,7 @@ class Settings:
     name: str = "You"
     bots: tuple[str, ...] = ()  # one per seat after the person's
     pace: float = 0.0
+    hints: bool = True  # the a (hint) key answers
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -140,8 +147,8 @@ def scripted_ask(console: Console, lines: Iterable[str]) -> Ask:
 class Command:
     """One line of input, understood.
 
-    ``verb``: stock, pile, drop, throw, show, group, help, quit, empty, or bad (``error`` says
-    why); the table family adds open (``melds``), meld (``cards``), layoff (``meld``,
+    ``verb``: stock, pile, drop, throw, show, group, help, hint, quit, empty, or bad (``error``
+    says why); the table family adds open (``melds``), meld (``cards``), layoff (``meld``,
     ``cards``), swap (``meld``, ``card``) and back.  A meld verb without cards means the one
     the strip suggests.
     """
@@ -171,6 +178,8 @@ _WORDS: Final = {
     "h": "help",
     "?": "help",
     "help": "help",
+    "a": "hint",
+    "hint": "hint",
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
@@ -555,9 +564,27 @@ class Game:
         return view
 
     def _keys(self, view: SeatView) -> Text:
+        hints = self.settings.hints
         if view.rules.is_table:
-            return render.table_keys_line(view, len(view.hand), self.grouped)
-        return render.keys_line(view, len(view.hand), self.grouped)
+            return render.table_keys_line(view, len(view.hand), self.grouped, hints=hints)
+        return render.keys_line(view, len(view.hand), self.grouped, hints=hints)
+
+    def _hint(self, ctx: _Deal, view: SeatView) -> None:
+        """The hard bot's move for this decision, its reason, and the command that plays it."""
+        if not self.settings.hints:
+            self.refuse("hints are off at this table (--no-hints)")
+            return
+        assert ctx.me is not None
+        seen = [e.seen_by(ctx.me) for e in ctx.deal.events]
+        action, reason = hint(view, names=ctx.names, events=seen)
+        line = Text("Hint: ", style="bold magenta")
+        line.append(reason[:1].upper() + reason[1:] if reason else str(action))
+        typed = command_for(action, view)
+        if typed:
+            line.append("  (type ", style="dim")
+            line.append(typed, style="bold cyan")
+            line.append(")", style="dim")
+        self.say(line)
 
     def _draw_hand(self, ctx: _Deal, view: SeatView) -> None:
         """The hand, numbered as the commands read it, and the strip under it."""
@@ -603,10 +630,14 @@ class Game:
             elif verb == "bad":
                 self.refuse(cmd.error)
             elif verb == "help":
-                rules = self.settings.rules
+                rules, hints = self.settings.rules, self.settings.hints
                 self.console.print(
-                    render.table_help_text(rules) if rules.is_table else render.help_text(rules)
+                    render.table_help_text(rules, hints=hints)
+                    if rules.is_table
+                    else render.help_text(rules, hints=hints)
                 )
+            elif verb == "hint":
+                self._hint(ctx, view)
             elif verb == "group":
                 self.grouped = not self.grouped
                 view = self.screen(ctx)
@@ -800,6 +831,37 @@ class Game:
             if seat != ME and session.can_rejoin(seat):
                 record = session.rejoin(seat)
                 self.say(f"{session.names[seat]} rejoins at {record.total}.")
+
+
+def command_for(action: Action, view: SeatView) -> str:
+    """What to type to play ``action`` (``""`` when no single command does)."""
+    kind = action.kind
+    cards = action.cards or ()
+    if kind is ActionKind.DRAW_STOCK:
+        return "s"
+    if kind is ActionKind.DRAW_PILE:
+        return "p"
+    if kind is ActionKind.DROP:
+        return "d"
+    if kind is ActionKind.PUT_BACK:
+        return "b"
+    if kind is ActionKind.THROW and action.card is not None:
+        return format_card(action.card)
+    if kind is ActionKind.SHOW and action.card is not None:
+        shows = [a for a in view.legal if a.kind is ActionKind.SHOW]
+        return "show" if len(shows) == 1 else f"show {format_card(action.card)}"
+    if kind is ActionKind.OPEN and action.groups:
+        first = next((a for a in view.legal if a.kind is ActionKind.OPEN), None)
+        if first == action:
+            return "o"
+        return "o " + " / ".join(format_cards(m) for m in action.groups)
+    if kind is ActionKind.LAY_DOWN:
+        return "m " + format_cards(cards)
+    if kind is ActionKind.LAY_OFF and action.meld is not None:
+        return f"l {action.meld} {format_cards(cards)}"
+    if kind is ActionKind.SWAP and action.meld is not None and action.card is not None:
+        return f"x {action.meld} {format_card(action.card)}"
+    return ""
 
 
 def _simple_action(cmd: Command) -> Action:

@@ -429,7 +429,7 @@ def strip(view: SeatView, a: Arrangement) -> Text:
     return out
 
 
-def keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
+def keys_line(view: SeatView, hand_size: int, grouped_view: bool, *, hints: bool = False) -> Text:
     """The keys that do something now, and what."""
     legal = view.legal
     kinds = {x.kind for x in legal}
@@ -452,6 +452,8 @@ def keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
             what.append(" and lay out" if len(shows) == 1 else " (or another) and lay out")
             keys.append(("show", what))
     keys.append(("g", Text("sort by suit" if grouped_view else "group")))
+    if hints:
+        keys.append(("a", Text("hint")))
     keys.append(("h", Text("help")))
     keys.append(("q", Text("quit")))
     out = Text("Keys: ", style="bold")
@@ -464,7 +466,10 @@ def keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
     return out
 
 
-def help_text(rules: Rules) -> RenderableType:
+_HINT_LINES: Final = (("a, hint", "what the hard bot would do now, and why (it plays nothing)"),)
+
+
+def help_text(rules: Rules, *, hints: bool = False) -> RenderableType:
     """Every command, with when it works; one command a line, then Enter."""
     lines = [
         ("s, stock", "draw the top card of the stock (nobody sees it)"),
@@ -484,6 +489,7 @@ def help_text(rules: Rules) -> RenderableType:
         ("show", "show: throw the finishing card and lay the thirteen out (offered only when it is one)"),
         ("show Kc", "show with that finishing card, when more than one would do"),
         ("g", "group the hand the way the rules read it, or sort it by suit"),
+        *(_HINT_LINES if hints else ()),
         ("h, ?", "this help"),
         ("q", "quit the game (asks first)"),
     ]
@@ -758,7 +764,7 @@ def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> T
     return out
 
 
-def table_keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
+def table_keys_line(view: SeatView, hand_size: int, grouped_view: bool, *, hints: bool = False) -> Text:
     """The table family's keys that do something now."""
     legal = view.legal
     kinds = {x.kind for x in legal}
@@ -783,6 +789,8 @@ def table_keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
         if ActionKind.PUT_BACK in kinds:
             keys.append(("b", Text("put back")))
     keys.append(("g", Text("sort by suit" if grouped_view else "group")))
+    if hints:
+        keys.append(("a", Text("hint")))
     keys += [("h", Text("help")), ("q", Text("quit"))]
     out = Text("Keys: ", style="bold")
     for i, (key, what) in enumerate(keys):
@@ -794,7 +802,7 @@ def table_keys_line(view: SeatView, hand_size: int, grouped_view: bool) -> Text:
     return out
 
 
-def table_help_text(rules: Rules) -> RenderableType:
+def table_help_text(rules: Rules, *, hints: bool = False) -> RenderableType:
     """Every command at a table-family game."""
     lines = [
         ("s, stock", "draw the top card of the stock"),
@@ -813,6 +821,7 @@ def table_help_text(rules: Rules) -> RenderableType:
         ("x 2 6h", "put 6h in the place of the joker of meld 2 and take the joker (lay it down again)"),
         ("Kc, 10h, JK, 1-14", "throw that card (or the card with that number), ending your turn"),
         ("g", "group the hand as it could go down, or sort it by suit"),
+        *(_HINT_LINES if hints else ()),
         ("h, ?", "this help"),
         ("q", "quit the game (asks first)"),
     ]

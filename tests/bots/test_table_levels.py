@@ -1,0 +1,362 @@
+"""The difficulty levels at the table family (Rummy 40, Remi 51): the contract, determinism, the
+deadline, each level's characteristic play as a scenario, and the hint."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rummykit.bots import TABLE_BOTS, make_player
+from rummykit.bots.contract import Deadline, decide, is_timed, play_deal_timed
+from rummykit.bots.hint import hint
+from rummykit.bots.table_levels import (
+    TableEasy,
+    TableHard,
+    TableLevelPlayer,
+    TableMedium,
+    meld_words,
+    partials,
+    table_unseen,
+)
+from rummykit.engine.cards import JOKER, parse_card, parse_cards
+from rummykit.engine.deal import stacked_shoe
+from rummykit.engine.events import Action, ActionKind, Dealt, DrewStock, Event, Phase, TableMeld, Threw
+from rummykit.engine.rules import Rules, get_preset
+from rummykit.engine.table_deal import TableDeal
+from rummykit.engine.views import SeatView
+
+RUMMY40 = get_preset("rummy40", players=2)
+REMI51 = get_preset("remi51", players=2)
+LEVELS = ("easy", "medium", "hard")
+PRESETS = (RUMMY40, REMI51)
+
+
+def untimed(name: str, seed: str, rules: Rules) -> TableLevelPlayer:
+    """A level with no deadline, so that the hard bot's look-ahead always runs to its end."""
+    bot = make_player(name, seed, rules)
+    assert isinstance(bot, TableLevelPlayer)
+    bot.budget_ms = None
+    return bot
+
+
+# ---- the contract --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_levels_are_registered_for_the_table_family_and_timed(name: str) -> None:
+    assert name in TABLE_BOTS
+    for rules in PRESETS:
+        bot = make_player(name, 1, rules)
+        assert isinstance(bot, TableLevelPlayer) and is_timed(bot)
+        assert bot.name == f"table-{name}"
+
+
+class Spy:
+    """Wraps a bot and records everything it is handed."""
+
+    def __init__(self, name: str, seed: str, seat: int, rules: Rules) -> None:
+        self.inner = make_player(name, seed, rules)
+        self.name = self.inner.name
+        self.budget_ms = getattr(self.inner, "budget_ms", None)
+        self.seat = seat
+        self.views: list[object] = []
+        self.events: list[Event] = []
+
+    def choose(self, view: SeatView, deadline: Deadline | None = None) -> Action:
+        self.views.append(view)
+        return self.inner.choose(view, deadline=deadline)  # type: ignore[call-arg]
+
+    def observe(self, event: Event) -> None:
+        self.events.append(event)
+        self.inner.observe(event)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.preset)
+def test_a_table_bot_is_handed_only_its_own_view_and_its_events(rules: Rules) -> None:
+    three = rules.replace(players=3)
+    deal = TableDeal(three, "contract/table", dealer=1)
+    spies = [Spy(LEVELS[s], f"spy/{s}", s, three) for s in range(3)]
+    play_deal_timed(deal, spies)  # type: ignore[arg-type]
+    for spy in spies:
+        assert spy.views and all(type(v) is SeatView for v in spy.views)
+        assert all(v.seat == spy.seat for v in spy.views)  # type: ignore[attr-defined]
+        dealt = [e for e in spy.events if isinstance(e, Dealt)]
+        assert len(dealt) == 1
+        assert all(h is None for s, h in enumerate(dealt[0].hands) if s != spy.seat)
+        for e in spy.events:
+            if isinstance(e, DrewStock) and e.seat != spy.seat:
+                assert e.card is None  # another seat's stock draw stays hidden
+
+
+def test_what_the_hard_bot_counts_as_unseen_comes_from_the_view_alone() -> None:
+    deal = TableDeal(RUMMY40, "contract/unseen", dealer=0)
+    seat = deal.to_play
+    assert seat is not None
+    view = deal.view(seat)
+    unseen = table_unseen(view)
+    assert sum(unseen) == 108 - len(view.hand) - len(view.pile)
+    # another view with the same public table and hand, whatever the other hand and the stock
+    # hold, gives the same count: nothing hidden reaches it
+    other = TableDeal(RUMMY40, "contract/unseen-other", dealer=0)
+    other_seat = other.to_play
+    assert other_seat is not None
+    fake = dataclasses.replace(other.view(other_seat), hand=view.hand, pile=view.pile, melds=view.melds)
+    assert table_unseen(fake) == unseen
+
+
+@pytest.mark.parametrize("name", LEVELS)
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.preset)
+def test_same_seed_same_deal(name: str, rules: Rules) -> None:
+    logs = []
+    for _ in range(2):
+        deal = TableDeal(rules, "contract/replay", dealer=0)
+        bots = [untimed(name, "same", rules), make_player("greedy", "same", rules)]
+        play_deal_timed(deal, bots)
+        logs.append([e.text() for e in deal.events])
+    assert logs[0] == logs[1]
+
+
+def test_hard_answers_within_a_tiny_budget() -> None:
+    rules = RUMMY40.replace(players=3)
+    worst = 0.0
+    for i in range(2):
+        deal = TableDeal(rules, f"contract/deadline/{i}", dealer=i)
+        bot = TableHard("tiny", budget_ms=1.0)
+        others = [make_player("greedy", s, rules) for s in range(2)]
+        while deal.to_play is not None:
+            seat = deal.to_play
+            player = bot if seat == 0 else others[seat - 1]
+            d = decide(player, deal.view(seat))
+            if seat == 0:
+                worst = max(worst, d.ms)
+            deal.apply(seat, d.action)
+    assert worst < 500.0  # 1 ms asked; a generous margin for a loaded machine
+
+
+def test_a_show_family_view_is_refused() -> None:
+    from rummykit.engine.deal import ShowDeal
+
+    deal = ShowDeal(get_preset("nepali", players=2), "wrong family", dealer=0)
+    seat = deal.to_play
+    assert seat is not None
+    with pytest.raises(ValueError, match="table family"):
+        TableMedium(1).choose(deal.view(seat))
+
+
+# ---- scenarios -------------------------------------------------------------------------------
+
+
+def stacked(rules: Rules, hands: tuple[str, str], pile: str, stock: str = "") -> TableDeal:
+    """A deal with these hands (seat 1 plays first: the dealer is seat 0)."""
+    order = stacked_shoe(rules, [parse_cards(h) for h in hands], parse_card(pile), None, parse_cards(stock))
+    return TableDeal(rules, "scenario", dealer=0, order=order)
+
+
+OTHER = "2s 3s 4d 5d 6c 7c 8h 9h 10d Jc Qs Kh Ah"
+OPENS = "Kc Kd Kh 7h 8h 9h 2s 4d 6c 9s Jd 3c 5s"  # 30 + 24 = 54: opens at 40
+SHORT = "Kc Kd 7h 8h 9h 2s 4d 6c 9s Jd 3c 5s Qh"  # only 24 in melds, and a pair of kings
+
+
+def test_medium_opens_as_soon_as_the_meter_reaches_the_threshold() -> None:
+    deal = stacked(RUMMY40, (OTHER, OPENS), pile="Qs", stock="2d")
+    bot = untimed("medium", "open", RUMMY40)
+    assert bot.choose(deal.view(1)) == Action.draw_stock()  # Qs opens nothing
+    deal.apply(1, Action.draw_stock())
+    action = bot.choose(deal.view(1))
+    assert action.kind is ActionKind.OPEN
+    assert action.groups is not None
+    assert sorted(k for m in action.groups for k in m) == sorted(parse_cards("Kc Kd Kh 7h 8h 9h"))
+    assert bot.last_reason == "Open with 7♥ 8♥ 9♥ and three kings: 54 points"
+
+
+def test_medium_below_the_threshold_does_not_open_and_takes_the_pile_only_to_use_it() -> None:
+    deal = stacked(RUMMY40, (OTHER, SHORT), pile="Qs", stock="2d")
+    bot = untimed("medium", "short", RUMMY40)
+    assert bot.choose(deal.view(1)) == Action.draw_stock()  # Qs makes nothing: still short
+    deal.apply(1, Action.draw_stock())
+    view = deal.view(1)
+    assert all(a.kind is ActionKind.THROW for a in view.legal)
+    assert bot.choose(view).kind is ActionKind.THROW
+    # the king on the pile makes three kings, 54 points with the run: that one it takes
+    deal = stacked(RUMMY40, (OTHER, SHORT), pile="Ks", stock="2d")
+    assert bot.choose(deal.view(1)) == Action.draw_pile()
+    assert "you can open: 54 points" in bot.last_reason
+
+
+def test_remi_never_asks_for_the_pile_before_opening() -> None:
+    for i in range(3):
+        deal = TableDeal(REMI51, f"remi/{i}", dealer=i % 2)
+        bots = [untimed(name, f"{i}/{name}", REMI51) for name in ("medium", "hard")]
+        while deal.to_play is not None:
+            seat = deal.to_play
+            view = deal.view(seat)
+            action = bots[seat].choose(view)
+            if action.kind is ActionKind.DRAW_PILE:
+                assert view.opened[seat]
+            deal.apply(seat, action)
+
+
+def throw_view(hand: str, melds: tuple[TableMeld, ...], opened: tuple[bool, bool]) -> SeatView:
+    """Seat 0 to throw at a Rummy 40 table with these melds (seat 1 holding five cards)."""
+    deal = TableDeal(RUMMY40, "crafted", dealer=1)
+    assert deal.to_play == 0
+    deal.apply(0, Action.draw_stock())
+    kinds = tuple(sorted(parse_cards(hand)))
+    legal = [Action.throw(k) for k in sorted(set(kinds))]
+    if opened[0]:
+        for m in melds:
+            for k in sorted(set(kinds)):
+                if (
+                    m.kind == "run"
+                    and k // 13 == m.stands_for[0] // 13
+                    and k % 13 == m.stands_for[-1] % 13 + 1
+                ):
+                    legal.insert(0, Action.lay_off(m.id, (k,)))
+    return dataclasses.replace(
+        deal.view(0),
+        hand=kinds,
+        melds=melds,
+        opened=opened,
+        card_counts=(len(kinds), 5),
+        legal=tuple(legal),
+    )
+
+
+SPADES_RUN = TableMeld(
+    id=1, owner=1, kind="run", cards=tuple(parse_cards("7s 8s 9s")), stands_for=tuple(parse_cards("7s 8s 9s"))
+)
+
+
+def test_hard_does_not_throw_what_the_next_seat_can_lay_off_when_an_equal_throw_exists() -> None:
+    """Seat 1 has opened with 7♠ 8♠ 9♠; seat 0 has not, and holds 10♠ and J♦, equally loose:
+    the 10♠ would be a free lay-off for seat 1 from the pile."""
+    view = throw_view("10s Jd 2c 2d 2h", (SPADES_RUN,), (False, True))
+    hard = untimed("hard", "safe", RUMMY40)
+    assert hard.choose(view) == Action.throw(parse_card("Jd"))
+    assert hard.last_reason.startswith("Throw J♦:") and "10♠ would help the next seat" in hard.last_reason
+    # medium, which does not weigh the danger, sees the two as equal and takes the first
+    assert untimed("medium", "x", RUMMY40).choose(view) == Action.throw(parse_card("10s"))
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_no_level_throws_a_joker_while_a_natural_card_can_go(name: str) -> None:
+    view = throw_view("JK 5s Kd 9c 2h", (), (False, False))
+    for seed in range(12):
+        action = untimed(name, f"joker/{seed}", RUMMY40).choose(view)
+        assert action.kind is ActionKind.THROW and action.card != JOKER
+    for rules in PRESETS:
+        for i in range(3):
+            deal = TableDeal(rules, f"jokers/{i}", dealer=i % 2)
+            bots = [untimed(name, f"{i}/{s}", rules) for s in range(2)]
+            while deal.to_play is not None:
+                seat = deal.to_play
+                view = deal.view(seat)
+                action = bots[seat].choose(view)
+                if action.kind is ActionKind.THROW and action.card == JOKER:
+                    naturals = [a for a in view.legal if a.kind is ActionKind.THROW and a.card != JOKER]
+                    assert not naturals, f"{name} threw a joker with a natural card to throw"
+                deal.apply(seat, action)
+            assert any(isinstance(e, Threw) for e in deal.events)
+
+
+def test_easy_throws_loosely_and_never_swaps() -> None:
+    view = throw_view("Kd Qc 9c 5h 2h 2c 2d", (), (False, False))
+    easy = {untimed("easy", f"loose/{s}", RUMMY40).choose(view).card for s in range(30)}
+    medium = {untimed("medium", f"loose/{s}", RUMMY40).choose(view).card for s in range(5)}
+    assert len(easy) >= 3  # a random loose card much of the time
+    assert easy <= set(parse_cards("Kd Qc 9c 5h"))  # never a card of its set
+    assert len(medium) == 1  # medium is seeded but has one best throw here
+    assert not TableEasy.swaps and TableMedium.swaps
+
+
+def test_pairs_and_their_outs() -> None:
+    live = [2] * 53
+    found = partials(parse_cards("5h 6h Kc Kd 9s"), live, True)
+    assert {p.cards for p in found} == {
+        tuple(sorted(parse_cards("5h 6h"))),
+        tuple(sorted(parse_cards("Kc Kd"))),
+    }
+    assert all(p.outs == 4 for p in found)  # 4h or 7h; Ks or Kh: two copies each
+    assert meld_words(parse_cards("Kc Kd Kh")) == "three kings"
+    assert meld_words(parse_cards("7s 7h JK")) == "three sevens (with a joker)"
+    assert meld_words(parse_cards("7h 8h 9h")) == "7♥ 8♥ 9♥"
+
+
+# ---- the hint ----------------------------------------------------------------------------------
+
+
+def test_hint_at_the_table_family_names_the_move_in_the_games_words() -> None:
+    deal = stacked(RUMMY40, (OTHER, OPENS), pile="Qs", stock="2d")
+    action, reason = hint(deal.view(1), RUMMY40, budget_ms=200.0)
+    assert action == Action.draw_stock()
+    assert reason == "Draw from the stock: Q♠ on the pile would not go down this turn"
+    deal.apply(1, action)
+    action, reason = hint(deal.view(1))
+    assert action.kind is ActionKind.OPEN and reason == "Open with 7♥ 8♥ 9♥ and three kings: 54 points"
+
+    view = throw_view("10s Kd 4c", (SPADES_RUN,), (True, True))
+    assert Action.lay_off(1, parse_cards("10s")) in view.legal
+    action, reason = hint(view, names=("You", "Asha"))
+    assert action == Action.lay_off(1, parse_cards("10s"))
+    assert reason == "Lay off 10♠ on Asha's run 7♠ 8♠ 9♠: 10 points out of your hand"
+
+    view = throw_view("Kd 4c", (SPADES_RUN,), (True, True))
+    action, reason = hint(view)
+    assert action == Action.throw(parse_card("Kd"))
+    assert reason == "Throw K♦: the dearest card that helps nothing"
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.preset)
+def test_hint_gives_a_legal_action_and_one_line_through_a_whole_deal(rules: Rules) -> None:
+    deal = TableDeal(rules, "hint/table", dealer=1)
+    while deal.to_play is not None:
+        seat = deal.to_play
+        view = deal.view(seat)
+        action, reason = hint(view, rules, budget_ms=100.0)
+        assert action in view.legal
+        assert reason and "\n" not in reason and reason[0].isupper()
+        deal.apply(seat, action)
+    assert deal.result is not None
+    with pytest.raises(ValueError):
+        hint(deal.view(0), get_preset("nepali"))
+
+
+def test_phase_of_a_crafted_view() -> None:
+    assert throw_view("Kd 4c", (), (False, False)).phase is Phase.THROW
+
+
+def test_hard_keeps_a_spare_joker_to_close_on_at_remi_and_medium_lays_it_off() -> None:
+    deal = TableDeal(REMI51, "crafted", dealer=1)
+    assert deal.to_play == 0
+    hand = tuple(sorted(parse_cards("JK 2c Kd")))
+    view = dataclasses.replace(
+        deal.view(0),
+        hand=hand,
+        melds=(SPADES_RUN,),
+        opened=(True, True),
+        card_counts=(3, 5),
+        legal=(Action.lay_off(1, (JOKER,)), *(Action.throw(k) for k in sorted(set(hand)))),
+    )
+    assert untimed("medium", "x", REMI51).choose(view) == Action.lay_off(1, (JOKER,))
+    hard = untimed("hard", "x", REMI51)
+    action = hard.choose(view)
+    assert action.kind is ActionKind.THROW and action.card != JOKER
+    # at Rummy 40 there is no joker close: hard lays it off too
+    rummy = dataclasses.replace(view, rules=RUMMY40)
+    assert untimed("hard", "x", RUMMY40).choose(rummy) == Action.lay_off(1, (JOKER,))
+
+
+def test_the_pass_tracker_follows_a_card_put_back() -> None:
+    from rummykit.bots.table_levels import TablePassTracker
+    from rummykit.engine.events import PutBack, TookPile
+
+    tracker = TablePassTracker()
+    deal = TableDeal(RUMMY40, "passes", dealer=1)
+    tracker.observe(deal.events[0])
+    top = deal.pile_top
+    assert top is not None
+    tracker.observe(TookPile(seq=1, seat=0, card=top))
+    tracker.observe(PutBack(seq=2, seat=0, card=top))
+    tracker.observe(DrewStock(seq=3, seat=0, card=None))
+    assert tracker.passed == {0: [top]}
