@@ -290,13 +290,33 @@ def test_a_hint_is_the_hard_bots_move_for_my_own_turn(sqlite_url: str, preset: s
         _t, me = story_table(client, preset=preset, seed="hint", options={"hints": True})
         got = act(me, type="hint")
         assert got["type"] == "hint" and got["version"] == me.version
-        if got["action"] is None:  # the hint bot does not read this family yet
-            assert preset == "rummy40" and got["text"] == "No hint for this game yet."
-            return
-        assert got["text"].startswith("Hint: ") and got["reason"]
+        assert got["action"] is not None and got["text"].startswith("Hint: ") and got["reason"]
         # the suggestion is a move the table accepts as it stands
         played = act(me, **got["action"])
         assert played["type"] == "update", played
+
+
+def test_a_hint_names_the_players_as_they_sit_in_the_deal(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the hard bot's reasons say whose meld a card goes onto ("Lay off 10♠ on Asha's run")
+    from rummykit.server import hub
+
+    asked: list[Any] = []
+    real = hub.hint
+
+    def spy(view: Any, **kwargs: Any) -> Any:
+        asked.append((view.seat, kwargs))
+        return real(view, **kwargs)
+
+    monkeypatch.setattr(hub, "hint", spy)
+    app = make_app(sqlite_url)
+    with running(app) as client:
+        _t, me = story_table(client, seed="hint", options={"hints": True})
+        got = act(me, type="hint")
+        assert got["type"] == "hint" and got["action"] is not None
+    ((seat, kwargs),) = asked
+    assert kwargs["names"][seat] == "Asha" and len(kwargs["names"]) == 2
 
 
 def test_a_hint_is_only_for_the_seat_to_play(sqlite_url: str) -> None:

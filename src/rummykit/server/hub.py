@@ -794,10 +794,11 @@ class Hub:
             dseat = table.session.deal_seat(seat)
             assert dseat is not None
             view = deal.view(dseat)
+            names = [table.names[s] for s in table.session.deal_seats]  # the reason names melds' owners
             version = table.version
         out: dict[str, Any] = {"type": "hint", "version": version}
         try:
-            action, reason = await asyncio.to_thread(hint, view)
+            action, reason = await asyncio.to_thread(functools.partial(hint, view, names=names))
         except Exception as e:  # the hint bot does not read this game (yet), or failed
             log.info("match %s: no hint (%s: %s)", table.match_id, type(e).__name__, e)
             out.update(action=None, text="No hint for this game yet.", reason=None)
