@@ -42,10 +42,8 @@ STACKS = {
 
 
 @pytest.fixture(scope="module")
-def stacked_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    from conftest import _need_browser
-
-    _need_browser()
+def stacked_server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Server]:
+    # asking for ``browser`` first checks that the browser tests can run here (and fails under CI)
     tmp: Path = tmp_path_factory.mktemp("table-family-server")
     stacks = tmp / "stacks.json"
     stacks.write_text(json.dumps(STACKS))
