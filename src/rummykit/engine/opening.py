@@ -48,6 +48,7 @@ __all__ = [
     "best_opening",
     "extend_meld",
     "finish_plan",
+    "may_extend",
     "meld_points",
     "opening_meter",
     "place_meld",
@@ -315,6 +316,15 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
         reasons.append(reason)
     # an ace low or high: the nearest miss (the shortest reason names the fewest missing cards)
     return None, f"{span}: {min(reasons, key=len)}"
+
+
+def may_extend(meld: TableMeld, k: int) -> bool:
+    """A quick necessary condition for laying ``k`` alone off onto ``meld``: a joker, or a
+    natural of the set's rank or the run's suit (spares :func:`extend_meld` most cards)."""
+    if k == JOKER:
+        return True
+    first = meld.stands_for[0]
+    return k % 13 == first % 13 if meld.kind == "set" else k // 13 == first // 13
 
 
 def _joker_limit(cfg: _Cfg, *, in_set: bool) -> str:
@@ -988,7 +998,13 @@ def best_leftover(hand: Sequence[int], table: Sequence[TableMeld], rules: GroupR
 
     With no melds on the table this is the hand's deadwood, the arranger's ``always`` charge.
     """
-    cfg = _cfg(rules)
+    # A turn asks this of the same hand and table more than once (the legal actions, then the
+    # seat's bot), so answers are kept: the hand's order does not matter, the table's does.
+    return _best_leftover(tuple(sorted(hand)), tuple(table), _cfg(rules))
+
+
+@lru_cache(maxsize=4096)
+def _best_leftover(hand: tuple[int, ...], table: tuple[TableMeld, ...], cfg: _Cfg) -> Leftover:
     counts, jokers = _counts_of(hand)
     full = list(counts)
     all_shapes = [_shape(i, m) for i, m in enumerate(table)]

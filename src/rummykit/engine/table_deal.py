@@ -98,6 +98,7 @@ from rummykit.engine.opening import (
     best_opening,
     extend_meld,
     finish_plan,
+    may_extend,
     place_meld,
     swap_slot,
 )
@@ -241,7 +242,7 @@ class TableDeal(Deal):
             candidates += [Action.lay_off(i, c) for i, c in left.layoffs]
             for m in self._table:
                 for k in kinds:
-                    if extend_meld(m, (k,), self.rules)[0] is not None:
+                    if may_extend(m, k) and extend_meld(m, (k,), self.rules)[0] is not None:
                         candidates.append(Action.lay_off(m.id, (k,)))
                 if m.jokers:
                     for k in kinds:
