@@ -34,11 +34,16 @@ from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
 from rummykit.bots.rollout import Playout
 from rummykit.bots.tracking import Knowledge, PassTracker, is_wild, read_view, sample_hidden
-from rummykit.engine.cards import format_card
+from rummykit.engine.cards import JOKER, pretty_card
 from rummykit.engine.events import Action, ActionKind, Event, SeatStatus
 from rummykit.engine.views import SeatView
 
 __all__ = ["Candidate", "HardPlayer"]
+
+
+def _card(k: int) -> str:
+    """A card in a hint's words: 7♥, or JK for the printed joker."""
+    return "JK" if k == JOKER else pretty_card(k)
 
 
 @dataclass(slots=True)
@@ -97,9 +102,9 @@ class HardPlayer(MediumPlayer):
         """Why ``action``, in a player's words (the throw and the drop say it themselves)."""
         top = view.pile_top
         if action.kind is ActionKind.SHOW and action.card is not None:
-            return f"show, throwing {format_card(action.card)}: the other thirteen are all in groups"
+            return f"show, throwing {_card(action.card)}: the other thirteen are all in groups"
         if action.kind is ActionKind.DRAW_PILE and top is not None:
-            card = format_card(top)
+            card = _card(top)
             hand, wild, reader = view.hand, view.wild, self.reader(view.rules)
             if is_wild(top, wild):
                 return f"take {card}: a joker fills whatever gap the hand ends up with"
@@ -115,7 +120,7 @@ class HardPlayer(MediumPlayer):
         if action.kind is ActionKind.DRAW_STOCK:
             if top is None or Action.draw_pile() not in view.legal:
                 return "draw from the stock"
-            return f"draw from the stock: the {format_card(top)} on the pile does not help this hand"
+            return f"draw from the stock: the {_card(top)} on the pile does not help this hand"
         if action.kind is ActionKind.DROP:
             return f"drop for {view.drop_cost}: this hand is too far from a show to play on"
         return str(action)
@@ -376,7 +381,7 @@ class HardPlayer(MediumPlayer):
     def _throw_reason(
         self, view: SeatView, reader: HandReader, know: Knowledge, c: Candidate, nxt: int
     ) -> str:
-        card = format_card(c.card)
+        card = _card(c.card)
         wild = view.wild
         a = reader.arranger.arrange(view.hand, wild)
         loose = c.card in a.loose or c.card == a.throw
