@@ -8,7 +8,7 @@ from rich.console import Console, RenderableType
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import parse_cards
-from rummykit.engine.events import TableMeld
+from rummykit.engine.events import Phase, TableMeld
 from rummykit.engine.match import DealEntry, Match, Status
 from rummykit.engine.opening import best_leftover
 from rummykit.engine.rules import get_preset
@@ -134,3 +134,36 @@ def test_help_lists_every_key() -> None:
     assert "51 points" in table
     assert render.table_title(NEPALI.replace(runs_needed=1)).endswith("(house rules)")
     assert render.table_title(NEPALI.replace(players=3)) == "Nepali rummy"
+
+
+def test_the_table_familys_sheet_marks_a_blocked_deal_and_explains_the_mark() -> None:
+    # Nobody melds, every card drawn is thrown: after the second rebuild the deal is blocked
+    from rummykit.engine.session import MatchSession
+    from rummykit.engine.table_deal import ending_note
+
+    rules = get_preset("rummy40", players=2)
+    session = MatchSession(rules, "blocked", ["You", "Bikash"])
+    deal = session.start_deal()
+    while deal.result is None:
+        seat = deal.to_play
+        assert seat is not None
+        if deal.phase is Phase.DRAW:
+            deal.draw_stock(seat)
+        else:
+            assert deal.drawn is not None
+            deal.throw(seat, deal.drawn)
+    row = session.finish_deal()
+    note = ending_note(rules, deal.result)
+    assert note == "blocked"
+    marked = render.sheet_table(session.match, 0, {row.index: note})
+    text = plain(marked, *render.sheet_notes(session.match, rules))
+
+    def charge_line(sheet: str) -> list[str]:
+        return next(line for line in sheet.splitlines() if line.strip().startswith("Charge")).split()[1:]
+
+    won = f"{row.charges[row.entry.winner]}W"
+    cells = charge_line(text)
+    assert cells[cells.index(won) + 1] == "B" and cells.count("B") == 1
+    assert "B blocked deal, the lightest hand won" in text
+    unmarked = plain(render.sheet_table(session.match, 0), *render.sheet_notes(session.match))
+    assert "B" not in charge_line(unmarked) and "blocked deal" not in unmarked

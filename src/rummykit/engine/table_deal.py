@@ -104,10 +104,33 @@ from rummykit.engine.opening import (
 )
 from rummykit.engine.rules import Rules
 
-__all__ = ["REMI_CLOSE", "REMI_JOKER_CLOSE", "TableDeal"]
+__all__ = ["ENDING_MARKS", "REMI_CLOSE", "REMI_JOKER_CLOSE", "SHEET_LEGENDS", "TableDeal", "ending_note"]
 
 REMI_CLOSE: Final = -20
 REMI_JOKER_CLOSE: Final = -40
+
+# The score sheet of this family: the winner's cell says how the deal ended when it was not a
+# plain going out (the terminal and the web table mark it the same way), by the match format.
+ENDING_MARKS: Final = {"Hand Rummy": "HR", "closed on a joker": "×2", "handling": "×2", "blocked": "B"}
+SHEET_LEGENDS: Final = {
+    "target": "W winner · HR Hand Rummy, every rival's count doubled · B blocked deal, the lightest hand won",
+    "penalty": "W winner · ×2 closed on a joker or by handling: -40, the others count double"
+    " · B blocked deal, the lightest hand won",
+}
+
+
+def ending_note(rules: Rules, result: DealResult) -> str | None:
+    """How a table-family deal ended when it was not a plain going out: ``Hand Rummy``,
+    ``closed on a joker``, ``handling`` or ``blocked`` (a key of :data:`ENDING_MARKS`)."""
+    if result.ending is Ending.BLOCKED:
+        return "blocked"
+    if result.ending is not Ending.OUT:
+        return str(result.ending)
+    if not result.doubled:
+        return None
+    if rules.format != "penalty":
+        return "Hand Rummy"
+    return "closed on a joker" if result.finish_card == JOKER else "handling"
 
 
 def _as_cards(obj: object) -> tuple[tuple[int, ...] | None, str]:

@@ -30,7 +30,6 @@ from rummykit.engine.events import (
     Dealt,
     DrewStock,
     Dropped,
-    Ending,
     Event,
     Groups,
     LaidDown,
@@ -60,7 +59,7 @@ from rummykit.engine.match import (
 from rummykit.engine.opening import Leftover, Opening, best_leftover, best_opening, finish_plan, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
-from rummykit.engine.table_deal import TableDeal
+from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS, TableDeal, ending_note
 from rummykit.server.protocol import Refusal, card_text, cards_text
 
 __all__ = ["Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
@@ -76,13 +75,6 @@ _SAID: Final = {
     "lay down": "lay_down",
     "lay off": "lay_off",
     "put back": "put_back",
-}
-# The table family's sheet: the winner's cell says how the deal ended when it was not plain.
-_ENDING_MARKS: Final = {"Hand Rummy": "HR", "closed on a joker": "×2", "handling": "×2", "blocked": "B"}
-_TABLE_LEGENDS: Final = {
-    "target": "W winner · HR Hand Rummy, every rival's count doubled · B blocked deal, the lightest hand won",
-    "penalty": "W winner · ×2 closed on a joker or by handling: -40, the others count double"
-    " · B blocked deal, the lightest hand won",
 }
 # How long a bot of each kind takes over a move, relative to the table's bot pace.
 _PACE_FACTOR: Final = {"random": 0.8, "greedy": 1.0, "easy": 1.2, "medium": 1.0, "hard": 0.9}
@@ -922,7 +914,7 @@ class Table:
         }
         if table:
             out["doubled"] = result.doubled
-            out["note"] = _ending_note(self.rules, result)
+            out["note"] = ending_note(self.rules, result)
         return out
 
     def _row_json(self, row: DealRow) -> dict[str, Any]:
@@ -935,8 +927,8 @@ class Table:
         if self.is_table and row.index < len(self.deals):
             result = self.deals[row.index].result
             if result is not None:
-                note = _ending_note(self.rules, result)
-                mark = _ENDING_MARKS.get(note or "", "")
+                note = ending_note(self.rules, result)
+                mark = ENDING_MARKS.get(note or "", "")
                 if mark:
                     winner = row.entry.winner
                     cells[winner] = f"{cells[winner]} {mark}"
@@ -992,7 +984,7 @@ class Table:
             ],
             "money": money,
             "status_line": match.status_line(),
-            "legend": _TABLE_LEGENDS.get(self.rules.format, LEGEND) if self.is_table else LEGEND,
+            "legend": SHEET_LEGENDS.get(self.rules.format, LEGEND) if self.is_table else LEGEND,
             "winners": list(match.winners),
         }
 
@@ -1313,17 +1305,3 @@ class Table:
         view["between"] = between
         view["deadline"] = self.deadline(now)
         return view
-
-
-def _ending_note(rules: Rules, result: DealResult) -> str | None:
-    """How a table-family deal ended when it was not a plain going out: ``Hand Rummy``,
-    ``closed on a joker``, ``handling`` or ``blocked``."""
-    if result.ending is Ending.BLOCKED:
-        return "blocked"
-    if result.ending is not Ending.OUT:
-        return str(result.ending)
-    if not result.doubled:
-        return None
-    if rules.format != "penalty":
-        return "Hand Rummy"
-    return "closed on a joker" if result.finish_card == JOKER else "handling"

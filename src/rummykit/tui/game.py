@@ -70,7 +70,7 @@ from rummykit.engine.events import (
 from rummykit.engine.opening import best_leftover, best_opening, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
-from rummykit.engine.table_deal import TableDeal
+from rummykit.engine.table_deal import TableDeal, ending_note
 from rummykit.engine.views import SeatView
 from rummykit.tui import render
 from rummykit.tui.render import Card, Part
@@ -435,6 +435,7 @@ class Game:
         self.title = render.table_title(settings.rules)
         self.session: MatchSession | None = None  # the match being played
         self.hand_order: list[int] = []  # the person's hand as last displayed: number i is [i - 1]
+        self.ending_notes: dict[int, str] = {}  # table family: deal index -> how it ended, if not plain
 
     # ---- the outer loop ------------------------------------------------------------------
 
@@ -471,6 +472,7 @@ class Game:
         s = self.settings
         session = MatchSession(s.rules, seed, s.names)
         self.session = session
+        self.ending_notes = {}
         bots: list[Player | None] = [None]
         for seat, bot in enumerate(s.bots, start=1):
             bots.append(make_player(bot, f"{seed}/seat {seat}", s.rules))
@@ -799,9 +801,12 @@ class Game:
             for parts in recent:
                 self.say(Text("  ") + render.line_text(parts, deal.wild))
         con.print(render.deal_result(result, ctx.names, deal.rules, deal.wild))
+        note = ending_note(deal.rules, result) if deal.rules.is_table else None
+        if note is not None and session.match.rows:
+            self.ending_notes[session.match.rows[-1].index] = note
         con.rule(Text("Score sheet", style="bold"), style="dim")
-        con.print(render.sheet_table(session.match, ME))
-        for line in render.sheet_notes(session.match):
+        con.print(render.sheet_table(session.match, ME, self.ending_notes))
+        for line in render.sheet_notes(session.match, deal.rules):
             self.say(line)
         self._rejoins(session)
         if session.is_over:

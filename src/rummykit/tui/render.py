@@ -13,7 +13,7 @@ cards left loose say ``wild``, the card just drawn says ``new``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,6 +30,7 @@ from rummykit.engine.groups import check_group, is_wild
 from rummykit.engine.match import LEGEND, MARKS, Match, PointsFormat, PoolFormat, Standing, Status
 from rummykit.engine.opening import Leftover, place_meld
 from rummykit.engine.rules import Rules, RulesError, get_preset
+from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS
 from rummykit.engine.views import SeatView
 
 __all__ = [
@@ -603,9 +604,11 @@ def _total_style(match: Match, value: int) -> str:
     return ""
 
 
-def sheet_table(match: Match, me: int | None = 0) -> Table:
+def sheet_table(match: Match, me: int | None = 0, notes: Mapping[int, str] | None = None) -> Table:
     """The score sheet: per deal the charges (marked W D M F X), the format's row (Paid, Chips)
-    and the totals, signed where settlement signs them; a pool's standings and rejoins."""
+    and the totals, signed where settlement signs them; a pool's standings and rejoins.
+    ``notes`` (the table family): how a deal ended, by deal index, marked in the winner's cell
+    (HR Hand Rummy, ×2 Remi's -40, B blocked; :data:`~rummykit.engine.table_deal.ENDING_MARKS`)."""
     fmt = match.format
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
     table.add_column("", no_wrap=True)
@@ -627,6 +630,9 @@ def sheet_table(match: Match, me: int | None = 0) -> Table:
             else:
                 style = "bold" if status is Status.WINNER else ""
                 cells.append(Text(f"{charge}{MARKS[status]}", style=style))
+        mark = ENDING_MARKS.get((notes or {}).get(row.index, ""), "")
+        if mark:
+            cells[row.entry.winner].append(f" {mark}", style="bold magenta")
         table.add_row("  Charge", *cells)
         if fmt.row_differs:
             table.add_row(f"  {row.label}", *[fmt.show_row(v) for v in row.row])
@@ -655,11 +661,13 @@ def _standing(s: Standing) -> Text:
     return Text(s.value, style={"in": "", "compel": "yellow", "out": "red"}[s.value])
 
 
-def sheet_notes(match: Match) -> list[Text]:
-    """The lines under the sheet: its format, the legend, where the match stands, rejoin offers."""
+def sheet_notes(match: Match, rules: Rules | None = None) -> list[Text]:
+    """The lines under the sheet: its format, the legend (the table family's marks where
+    ``rules`` are of that family), where the match stands, rejoin offers."""
     lines = [Text(match.format.describe() + ".", style="dim")]
     if match.rows:
-        lines.append(Text(f"({LEGEND})", style="dim"))
+        legend = SHEET_LEGENDS.get(rules.format, LEGEND) if rules is not None and rules.is_table else LEGEND
+        lines.append(Text(f"({legend})", style="dim"))
     lines.append(Text(match.status_line(), style="bold"))
     offers = match.rejoin_offers()
     if offers:
