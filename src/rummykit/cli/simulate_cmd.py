@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -37,6 +35,7 @@ import orjson
 
 from rummykit.bots import BOT_NAMES, BotError, Player, make_player, play_deal, play_match, rejoin_always
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
+from rummykit.cli.runner import cells, run_chunks, signed, whole_number, with_progress
 from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.deal import Deal, ShowDeal, new_deal
@@ -246,15 +245,7 @@ def _check_histories(text: str) -> str:
 
 
 def _count(text: str | None, option: str, default: int | None = None, least: int = 1) -> int | None:
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"{option} takes a whole number, not {text!r}") from None
-    if value < least:
-        raise InputError(f"{option} must be at least {least}, not {value}")
-    return value
+    return default if text is None else whole_number(text, option, least)
 
 
 def _bots(text: str, players: int) -> tuple[str, ...]:
@@ -305,31 +296,17 @@ def simulate(plan: Plan, count: int, workers: int, progress: Callable[[int], Non
     """Play the plan: ``count`` deals or matches over ``workers`` processes; the figures do not
     depend on ``workers``.  ``progress`` is told how many deals or matches each chunk finished."""
     tasks = _chunks(count, workers, plan.matches)
-    results: list[Tally | None] = [None] * len(tasks)
-    if workers == 1 or len(tasks) == 1:
-        _init(plan)
-        for i, task in enumerate(tasks):
-            results[i] = _run_chunk(task)
-            if progress is not None:
-                progress(task[2] - task[1])
-    else:
-        context = multiprocessing.get_context(
-            "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        )
-        pool: Executor = ProcessPoolExecutor(
-            max_workers=min(workers, len(tasks)), mp_context=context, initializer=_init, initargs=(plan,)
-        )
-        with pool:
-            # every task is submitted before the caller's progress display starts a thread
-            futures: dict[Future[Tally], int] = {pool.submit(_run_chunk, t): i for i, t in enumerate(tasks)}
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if progress is not None:
-                    progress(tasks[i][2] - tasks[i][1])
+    results = run_chunks(
+        tasks,
+        _run_chunk,
+        size=lambda t: t[2] - t[1],
+        workers=workers,
+        init=_init,
+        initargs=(plan,),
+        progress=progress,
+    )
     tally = Tally(plan.rules.players)
     for part in results:  # index order
-        assert part is not None
         tally.add(part)
     if not plan.matches:
         tally.total = list(tally.net)
@@ -337,34 +314,10 @@ def simulate(plan: Plan, count: int, workers: int, progress: Callable[[int], Non
 
 
 def _with_progress(plan: Plan, count: int, workers: int) -> Tally:
-    if not sys.stderr.isatty():
-        return simulate(plan, count, workers)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     what = "matches" if plan.matches else "deals"
-    bar = Progress(
-        TextColumn(f"simulate {what}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
+    return with_progress(
+        f"simulate {what}", what, count, lambda progress: simulate(plan, count, workers, progress)
     )
-    task = bar.add_task(what, total=count)
-    started = False
-
-    def advance(n: int) -> None:
-        nonlocal started
-        if not started:
-            bar.start()  # after the workers are forked: rich's refresh thread starts here
-            started = True
-        bar.advance(task, n)
-
-    try:
-        return simulate(plan, count, workers, advance)
-    finally:
-        bar.stop()
 
 
 # ---- output ----------------------------------------------------------------------------------
@@ -409,10 +362,6 @@ def summary(plan: Plan, tally: Tally, seconds: float, workers: int) -> dict[str,
     return out
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.2f}"
-
-
 def human(data: dict[str, Any], plan: Plan) -> str:
     what = (
         f"{data['matches']} {plan.rules.format} matches, {data['deals']} deals"
@@ -433,8 +382,8 @@ def human(data: dict[str, Any], plan: Plan) -> str:
         row = [
             str(seat["seat"] + 1),
             seat["bot"],
-            _signed(seat["points_per_deal"]),
-            f"[{_signed(lo)}, {_signed(hi)}]",
+            signed(seat["points_per_deal"]),
+            f"[{signed(lo)}, {signed(hi)}]",
             f"{seat['mean_charge']:.2f}",
             str(seat["wins"]),
             str(seat["drops"]),
@@ -445,8 +394,8 @@ def human(data: dict[str, Any], plan: Plan) -> str:
             row.append(str(seat["match_wins"]))
         rows.append(row)
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
-    lines = [head, "", _cells(columns, widths)]
-    lines += [_cells(r, widths) for r in rows]
+    lines = [head, "", cells(columns, widths, left=2)]
+    lines += [cells(r, widths, left=2) for r in rows]
     lines.append("")
     lines.append(
         "points/deal: the seat's net a deal (the winner collects the others' charges, the rest pay "
@@ -457,13 +406,6 @@ def human(data: dict[str, Any], plan: Plan) -> str:
     else:
         lines.append("total: the net summed over every deal.")
     return "\n".join(lines)
-
-
-def _cells(cells: Sequence[str], widths: Sequence[int]) -> str:
-    """A row of the table: the seat and bot to the left, the figures to the right."""
-    return "  ".join(
-        c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-    ).rstrip()
 
 
 def _total_sense(plan: Plan) -> str:

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -38,6 +36,7 @@ import orjson
 from rummykit.bots import BOT_NAMES, TABLE_BOTS, BotError, Player, make_player
 from rummykit.bots.contract import DEFAULT_GRACE_MS, is_timed, play_deal_timed
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
+from rummykit.cli.runner import cells, run_chunks, signed, whole_number, with_progress
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.deal import Deal, ShowDeal, new_deal
 from rummykit.engine.events import DealResult
@@ -236,77 +235,32 @@ def _run_chunk(task: tuple[int, int]) -> Tally:
 def tournament(plan: Plan, decks: int, workers: int, progress: Callable[[int], None] | None = None) -> Tally:
     """Play ``decks`` decks of the plan over ``workers`` processes, added up in deck order."""
     tasks = _chunks(decks, workers)
-    results: list[Tally | None] = [None] * len(tasks)
-    if workers == 1 or len(tasks) == 1:
-        _init(plan)
-        for i, task in enumerate(tasks):
-            results[i] = _run_chunk(task)
-            if progress is not None:
-                progress(task[1] - task[0])
-    else:
-        context = multiprocessing.get_context(
-            "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        )
-        pool: Executor = ProcessPoolExecutor(
-            max_workers=min(workers, len(tasks)), mp_context=context, initializer=_init, initargs=(plan,)
-        )
-        with pool:
-            futures: dict[Future[Tally], int] = {pool.submit(_run_chunk, t): i for i, t in enumerate(tasks)}
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if progress is not None:
-                    progress(tasks[i][1] - tasks[i][0])
+    results = run_chunks(
+        tasks,
+        _run_chunk,
+        size=lambda t: t[1] - t[0],
+        workers=workers,
+        init=_init,
+        initargs=(plan,),
+        progress=progress,
+    )
     tally = Tally(bots={name: BotTally() for name in plan.names})
     for part in results:  # deck order
-        assert part is not None
         tally.add(part)
     return tally
 
 
 def _with_progress(plan: Plan, decks: int, workers: int) -> Tally:
-    if not sys.stderr.isatty():
-        return tournament(plan, decks, workers)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(
-        TextColumn("tournament decks"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
+    return with_progress(
+        "tournament decks", "decks", decks, lambda progress: tournament(plan, decks, workers, progress)
     )
-    task = bar.add_task("decks", total=decks)
-    started = False
-
-    def advance(k: int) -> None:
-        nonlocal started
-        if not started:
-            bar.start()  # after the workers are forked: rich's refresh thread starts here
-            started = True
-        bar.advance(task, k)
-
-    try:
-        return tournament(plan, decks, workers, advance)
-    finally:
-        bar.stop()
 
 
 # ---- input -----------------------------------------------------------------------------------
 
 
 def _count(text: str | None, option: str, default: int, least: int = 1) -> int:
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"{option} takes a whole number, not {text!r}") from None
-    if value < least:
-        raise InputError(f"{option} must be at least {least}, not {value}")
-    return value
+    return default if text is None else whole_number(text, option, least)
 
 
 def _bots(text: str, rules: Rules) -> tuple[str, ...]:
@@ -396,10 +350,6 @@ def summary(plan: Plan, tally: Tally, seconds: float, workers: int) -> dict[str,
     }
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.2f}"
-
-
 def human(data: dict[str, Any]) -> str:
     dup = ", duplicate" if data["duplicate"] else ""
     head = (
@@ -414,8 +364,8 @@ def human(data: dict[str, Any]) -> str:
         rows.append(
             [
                 name,
-                _signed(b["points_per_deal"]),
-                f"[{_signed(lo)}, {_signed(hi)}]",
+                signed(b["points_per_deal"]),
+                f"[{signed(lo)}, {signed(hi)}]",
                 str(b["deals_won"]),
                 f"{100 * b['deal_win_rate']:.1f}%",
                 str(b["drops"]),
@@ -425,18 +375,12 @@ def human(data: dict[str, Any]) -> str:
             ]
         )
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
-    lines = [head, "", _cells(columns, widths), *(_cells(r, widths) for r in rows), ""]
+    lines = [head, "", cells(columns, widths), *(cells(r, widths) for r in rows), ""]
     lines.append(
         "points/deal: the bot's seats' net a deal (the winner collects the others' charges, the rest "
         "pay theirs); higher is better.  ms: time per decision."
     )
     return "\n".join(lines)
-
-
-def _cells(cells: Sequence[str], widths: Sequence[int]) -> str:
-    return "  ".join(
-        c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-    ).rstrip()
 
 
 def run(args: argparse.Namespace) -> int:
