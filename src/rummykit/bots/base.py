@@ -16,7 +16,7 @@ that only needs to choose subclasses :class:`BasePlayer`, whose
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
 from rummykit.engine.deal import Deal
@@ -84,17 +84,14 @@ def _observes(player: Player) -> bool:
     return getattr(type(player), "observe", None) is not BasePlayer.observe
 
 
-def play_deal(deal: Deal, players: Sequence[Player]) -> DealResult:
-    """Play ``deal`` out: ``players[s]`` plays deal seat ``s`` and sees only its views and events.
-
-    Players that observe get every event as their seat sees it, the deal-out included.
-    """
+def turns(deal: Deal, players: Sequence[Player]) -> Iterator[int]:
+    """The seats to play, one a turn, until ``deal`` ends (the caller applies each seat's move
+    before asking for the next).  ``players[s]`` plays deal seat ``s``; players that observe are
+    told every event as their seat sees it (the deal-out included) before each turn."""
     if len(players) != deal.players:
         raise BotError(f"{deal.players} players needed, one per seat, not {len(players)}")
     watchers = [(s, p) for s, p in enumerate(players) if _observes(p)]
     seen = 0
-    choosers = [p.choose for p in players]
-    apply, view = deal.apply, deal.view
     while True:
         if watchers:
             events = deal.events_since(seen)
@@ -104,7 +101,18 @@ def play_deal(deal: Deal, players: Sequence[Player]) -> DealResult:
                     p.observe(event.seen_by(s))
         seat = deal.to_play
         if seat is None:
-            break
+            return
+        yield seat
+
+
+def play_deal(deal: Deal, players: Sequence[Player]) -> DealResult:
+    """Play ``deal`` out: ``players[s]`` plays deal seat ``s`` and sees only its views and events.
+
+    Players that observe get every event as their seat sees it, the deal-out included.
+    """
+    choosers = [p.choose for p in players]
+    apply, view = deal.apply, deal.view
+    for seat in turns(deal, players):
         apply(seat, choosers[seat](view(seat)))
     assert deal.result is not None
     return deal.result

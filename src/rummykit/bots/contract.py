@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol, runtime_checkable
 
-from rummykit.bots.base import BotError, Player, _observes
+from rummykit.bots.base import BotError, Player, turns
 from rummykit.engine.deal import Deal
 from rummykit.engine.events import Action, ActionKind, DealResult
 from rummykit.engine.session import MatchSession
@@ -160,21 +160,8 @@ def play_deal_timed(
     """Play ``deal`` out like :func:`~rummykit.bots.base.play_deal`, every decision through
     :func:`decide`: seat ``s`` sees only its views and, when it observes, its events."""
     n = deal.players
-    if len(players) != n:
-        raise BotError(f"{n} players needed, one per seat, not {len(players)}")
-    watchers = [(s, p) for s, p in enumerate(players) if _observes(p)]
     timed = TimedDeal(deal.result, [[] for _ in range(n)], [0] * n)  # type: ignore[arg-type]
-    seen = 0
-    while True:
-        if watchers:
-            events = deal.events_since(seen)
-            seen += len(events)
-            for event in events:
-                for s, p in watchers:
-                    p.observe(event.seen_by(s))
-        seat = deal.to_play
-        if seat is None:
-            break
+    for seat in turns(deal, players):
         d = decide(players[seat], deal.view(seat), budget_ms=budget_ms, strict=strict, grace_ms=grace_ms)
         timed.ms[seat].append(d.ms)
         timed.late[seat] += d.late
