@@ -262,8 +262,10 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
     if not cards:
         return None, "lay off at least one card"
     cfg = _cfg(rules)
-    names = format_cards(cards)
-    bad = f"{names} does not fit meld {meld.id}: {_describe(meld)}"
+
+    def bad() -> str:  # the refusal's opening words, built only for a refusal (a hot path)
+        return f"{format_cards(cards)} does not fit meld {meld.id}: {_describe(meld)}"
+
     naturals = [k for k in cards if k != JOKER]
     jokers = len(cards) - len(naturals)
     if meld.kind == "set":
@@ -271,26 +273,29 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
         held = {k // 13 for k in meld.cards if k != JOKER}
         suits = [k // 13 for k in naturals]
         if any(k % 13 != rank for k in naturals):
-            return None, f"{bad}, which takes only {RANK_PLURALS[rank + 1]}"
+            return None, f"{bad()}, which takes only {RANK_PLURALS[rank + 1]}"
         if len(set(suits)) < len(suits):
-            return None, f"{bad}, which takes one card of each suit"
+            return None, f"{bad()}, which takes one card of each suit"
         if held & set(suits):
             twice = next(k for k in naturals if k // 13 in held)
-            return None, f"{bad}, which already holds {format_card(twice)}"
+            return None, f"{bad()}, which already holds {format_card(twice)}"
         size = len(meld.cards) + len(cards)
         if size > 4:
-            return None, f"{bad}, which holds at most four cards"
+            return None, f"{bad()}, which holds at most four cards"
         old_jk = sum(1 for k in meld.cards if k == JOKER)
         if not _limits_ok(len(meld.cards) - old_jk + len(naturals), old_jk + jokers, cfg, in_set=True):
-            return None, f"{bad}: {_joker_limit(cfg, in_set=True)}"
+            return None, f"{bad()}: {_joker_limit(cfg, in_set=True)}"
         new = (*meld.cards, *cards)
         return Placed("set", new, _set_stands_for(new)), ""
     suit = meld.stands_for[0] // 13
     if any(k // 13 != suit for k in naturals):
-        return None, f"{bad}, which takes only {SUIT_NAMES[suit]}"
+        return None, f"{bad()}, which takes only {SUIT_NAMES[suit]}"
     lo = _run_lo(meld.stands_for)
     hi = lo + len(meld.cards) - 1
-    span = f"{bad} from {format_card(meld.stands_for[0])} to {format_card(meld.stands_for[-1])}"
+
+    def span() -> str:
+        return f"{bad()} from {format_card(meld.stands_for[0])} to {format_card(meld.stands_for[-1])}"
+
     # Each natural card's position: an ace may be low (1) or high (14); try both.
     choices: list[list[int]] = [[]]
     for k in naturals:
@@ -299,11 +304,11 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
         inside = [p for p in opts if lo <= p <= hi]
         if inside and all(lo <= p <= hi for p in opts if p <= cfg.max_pos):
             if meld.cards[inside[0] - lo] == JOKER:
-                return None, f"{span}: a joker holds {format_card(k)}'s place (swap it out instead)"
-            return None, f"{span}, which already has {format_card(k)}"
+                return None, f"{span()}: a joker holds {format_card(k)}'s place (swap it out instead)"
+            return None, f"{span()}, which already has {format_card(k)}"
         opts = [p for p in opts if (p < lo or p > hi) and p <= cfg.max_pos]
         if not opts:
-            return None, f"{span}: a run cannot go past the ace"
+            return None, f"{span()}: a run cannot go past the ace"
         choices = [[*c, p] for c in choices for p in opts]
     reasons: list[str] = []
     for positions in choices:
@@ -315,7 +320,7 @@ def extend_meld(meld: TableMeld, cards: Sequence[int], rules: GroupRules) -> tup
             return placed, ""
         reasons.append(reason)
     # an ace low or high: the nearest miss (the shortest reason names the fewest missing cards)
-    return None, f"{span}: {min(reasons, key=len)}"
+    return None, f"{span()}: {min(reasons, key=len)}"
 
 
 def may_extend(meld: TableMeld, k: int) -> bool:
