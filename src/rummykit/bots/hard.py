@@ -78,6 +78,20 @@ class HardPlayer(MediumPlayer):
     safety_ms = 5.0  # stop the search this long before the deadline
     search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
     draw_bias = 1.0  # points of mean net in favour of medium's rule
+    drop_search = True  # search the drop at every turn (off: medium's first-turn rule)
+    search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
+    tunables: tuple[str, ...] = (
+        "worlds",
+        "candidates",
+        "window",
+        "danger_weight",
+        "prior_weight",
+        "drop_margin",
+        "search_draw",
+        "draw_bias",
+        "drop_search",
+        "min_worlds",
+    )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
         super().__init__(seed, budget_ms=budget_ms)
@@ -89,6 +103,25 @@ class HardPlayer(MediumPlayer):
 
     def observe(self, event: Event) -> None:
         self.passes.observe(event)
+
+    def _more(self, worlds: int, deadline: Deadline) -> bool:
+        """Whether a search that has played ``worlds`` worlds plays another: exactly
+        :attr:`search_worlds` when that is set (the deadline is not read, so the answer does
+        not depend on the machine's speed), else up to :attr:`max_worlds` by the deadline
+        (untimed: :attr:`max_worlds` whatever the deadline)."""
+        if self.search_worlds > 0:
+            return worlds < self.search_worlds
+        if worlds >= self.max_worlds:
+            return False
+        if self.untimed:
+            return True
+        if deadline.remaining_ms() < self.safety_ms:
+            self.cutoffs += 1
+            return False
+        return True
+
+    def _enough(self, worlds: int) -> bool:
+        return worlds >= min(self.min_worlds, self.search_worlds or self.min_worlds)
 
     def choose(self, view: SeatView, deadline: Deadline | None = None) -> Action:
         """As every level chooses; also leaves a one-line reason in :attr:`last_reason`."""
@@ -172,6 +205,8 @@ class HardPlayer(MediumPlayer):
         if ctx is not None and ctx.compelled(view.seat, view.rules.drop_first):
             self.last_reason = "play on: dropping now would put this seat out of the pool"
             return False
+        if not self.drop_search:
+            return super()._drop(view, reader, deadline)
         if away <= 2 or (away <= 3 and charge < reader.arranger.total(hand, wild)):
             return False  # near a show, or a pure run in hand: plainly worth playing
         value = self._search_play_on(view, reader, deadline)
@@ -195,10 +230,7 @@ class HardPlayer(MediumPlayer):
         in_play, charged = self._in_play(view), self._charged(view)
         turns_left = view.turn_limit - view.turn + 1
         total, n = 0.0, 0
-        while n < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(n, deadline):
             world = sample_hidden(view, know, self.rng)
             rng = random.Random(self.rng.getrandbits(32))
             nets = playout.play(
@@ -207,7 +239,7 @@ class HardPlayer(MediumPlayer):
             mine = nets[view.seat]
             total += self._utility(view, mine, max(0, -mine))
             n += 1
-        return total / n if n >= self.min_worlds else None
+        return total / n if self._enough(n) else None
 
     # ---- draw ------------------------------------------------------------------------------
 
@@ -254,10 +286,7 @@ class HardPlayer(MediumPlayer):
         best = reader.arranger.best_throw
         pile_total = stock_total = 0.0
         worlds = 0
-        while worlds < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(worlds, deadline):
             world = sample_hidden(view, know, self.rng)
             if not world.stock:
                 break
@@ -306,7 +335,7 @@ class HardPlayer(MediumPlayer):
                 )
             stock_total += self._utility(view, nets[me], max(0, -nets[me]))
             worlds += 1
-        if worlds < self.min_worlds:
+        if not self._enough(worlds):
             return None
         return pile_total / worlds, stock_total / worlds
 
@@ -325,7 +354,7 @@ class HardPlayer(MediumPlayer):
         cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
         best = cands[0].score
         pool = [c for c in cands[: self.candidates] if c.score <= best + self.window]
-        if len(pool) > 1 and self._search_throws(view, reader, know, pool, deadline) >= self.min_worlds:
+        if len(pool) > 1 and self._enough(self._search_throws(view, reader, know, pool, deadline)):
             pool.sort(key=lambda c: (-(c.mean - self.prior_weight * (c.score - best)), c.score, c.card))
         choice = pool[0]
         self.last_reason = self._throw_reason(view, reader, know, choice, nxt)
@@ -349,10 +378,7 @@ class HardPlayer(MediumPlayer):
         for c in pool:
             c.total, c.n = 0.0, 0
         worlds = 0
-        while worlds < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(worlds, deadline):
             world = sample_hidden(view, know, self.rng)
             seed = self.rng.getrandbits(32)
             for c in pool:

@@ -29,14 +29,16 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
-from rummykit.bots import BOT_NAMES, TABLE_BOTS, BotError, Player, make_player
+from rummykit.bots import BOT_NAMES, BotError, Player, make_player
 from rummykit.bots.contract import DEFAULT_GRACE_MS, is_timed, play_deal_timed
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.cli.runner import cells, run_chunks, signed, whole_number, with_progress
+from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.deal import Deal, ShowDeal, new_deal
 from rummykit.engine.events import DealResult
@@ -74,7 +76,24 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--strict", action="store_true", help="stop at the first answer later than its budget")
     p.add_argument(
+        "--anytime",
+        action="store_true",
+        help="search bots stop at their deadline, as at a live table (default: a fixed number of worlds "
+        "a decision, so results do not depend on the machine's load; hard:worlds=N sets it)",
+    )
+    p.add_argument(
         "--workers", metavar="W", help=f"processes (default: every core, {os.cpu_count()}; 1 runs in-process)"
+    )
+    p.add_argument(
+        "--histories",
+        metavar="DIR",
+        help="write the hand histories of a sample of decks to DIR (every rotation of each), for "
+        "rummykit replay",
+    )
+    p.add_argument(
+        "--histories-sample",
+        metavar="N",
+        help="decks written by --histories, spread over the run (default 10)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -93,6 +112,9 @@ class Plan:
     duplicate: bool
     budget_ms: float | None = None
     strict: bool = False
+    anytime: bool = False  # search bots stop at their deadline (else a fixed number of worlds)
+    histories: str | None = None  # a folder for the sampled decks' hand histories
+    history_decks: tuple[int, ...] = ()  # the decks whose every rotation is written there
 
     def rotations(self) -> list[tuple[str, ...]]:
         """The seatings each deck is played with: the bots as given, then (duplicate) every
@@ -160,10 +182,13 @@ def _init(plan: Plan) -> None:
     _ARRANGER = Arranger(plan.rules) if plan.rules.is_show else None
 
 
-def _make(name: str, seed: str, budget_ms: float | None, rules: Rules) -> Player:
+def _make(name: str, seed: str, budget_ms: float | None, rules: Rules, anytime: bool = False) -> Player:
     player = make_player(name, seed, rules)
     if budget_ms is not None and is_timed(player):
         player.budget_ms = budget_ms  # type: ignore[attr-defined]
+    if not anytime and hasattr(player, "untimed"):
+        # searches of their full size every decision, whatever the machine's load
+        player.untimed = True
     return player
 
 
@@ -185,9 +210,14 @@ def play_decks(start: int, stop: int) -> Tally:
             else:
                 deal = new_deal(rules, seed, dealer=i % n)
             players = [
-                _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules) for s, bot in enumerate(seating)
+                _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules, plan.anytime)
+                for s, bot in enumerate(seating)
             ]
             played = play_deal_timed(deal, players, strict=plan.strict, grace_ms=DEFAULT_GRACE_MS)
+            if plan.histories is not None and i in plan.history_decks:
+                text = history.dump(deal, names=seating, match={"deck": i + 1, "rotation": r + 1})
+                path = Path(plan.histories) / f"deck-{i + 1:06d}-rotation-{r + 1}.txt"
+                path.write_text(text, encoding="utf-8")
             result = played.result
             tally.plays += 1
             for s, bot in enumerate(seating):
@@ -265,13 +295,14 @@ def _count(text: str | None, option: str, default: int, least: int = 1) -> int:
 
 def _bots(text: str, rules: Rules) -> tuple[str, ...]:
     players = rules.players
-    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
     if not names:
         raise InputError("--bots names no bot")
     for name in names:
-        if name not in known:
-            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
+        try:
+            make_player(name, 0, rules)  # the name and its options
+        except BotError as e:
+            raise InputError(str(e)) from None
     if len(names) > players:
         raise InputError(f"--bots names {len(names)} bots for {players} seats")
     return tuple(names[s % len(names)] for s in range(players))
@@ -298,7 +329,46 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
         if not budget > 0:
             raise InputError(f"--budget-ms must be more than 0, not {args.budget_ms}")
     bots = _bots(args.bots, rules)
-    return Plan(rules, bots, str(args.seed), bool(args.duplicate), budget, bool(args.strict)), decks, workers
+    sample = _count(args.histories_sample, "--histories-sample", 10)
+    if args.histories_sample is not None and args.histories is None:
+        raise InputError("--histories-sample needs --histories DIR")
+    folder = None if args.histories is None else check_histories(args.histories)
+    plan = Plan(
+        rules,
+        bots,
+        str(args.seed),
+        bool(args.duplicate),
+        budget,
+        bool(args.strict),
+        bool(args.anytime),
+        folder,
+        sample_decks(decks, sample) if folder is not None else (),
+    )
+    return plan, decks, workers
+
+
+def check_histories(text: str) -> str:
+    """A folder hand histories can be written to (made when missing), or an InputError."""
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".rummykit-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise InputError(f"cannot write hand histories to {text}: {e.strerror or e}") from None
+    return text
+
+
+def sample_decks(decks: int, sample: int) -> tuple[int, ...]:
+    """``sample`` deck indices spread evenly over ``decks`` (all of them when fewer).
+
+    >>> sample_decks(100, 4), sample_decks(3, 10)
+    ((0, 25, 50, 75), (0, 1, 2))
+    """
+    if sample >= decks:
+        return tuple(range(decks))
+    return tuple(j * decks // sample for j in range(sample))
 
 
 # ---- output ----------------------------------------------------------------------------------
