@@ -15,7 +15,7 @@ interval over the positions) and how often the judge agrees with hard; then the 
 what hard's deviation did to the hand (a throw that leaves it further from a show, the same
 distance, or one made for safety).
 
-    python benchmarks/hard_diagnose.py --decks 30 --greedy-worlds 400 --medium-worlds 12
+    python benchmarks/hard_diagnose.py --decks 60 --greedy-worlds 300 --medium-worlds 8
 """
 
 from __future__ import annotations
@@ -234,6 +234,7 @@ def main() -> int:
     p.add_argument("--greedy-worlds", type=int, default=400)
     p.add_argument("--medium-worlds", type=int, default=12)
     p.add_argument("--max-positions", type=int, default=400)
+    p.add_argument("--medium-positions", type=int, default=100, help="positions the medium judge sees")
     args = p.parse_args()
     rules = get_preset("nepali", players=args.seats)
     reader = HandReader(rules)
@@ -261,7 +262,7 @@ def main() -> int:
     agree: dict[tuple[str, str], list[int]] = defaultdict(list)
     for j, pos in enumerate(positions):
         for policy, worlds in (("greedy", args.greedy_worlds), ("medium", args.medium_worlds)):
-            if worlds <= 0:
+            if worlds <= 0 or (policy == "medium" and j >= args.medium_positions):
                 continue
             diffs = judge(pos, reader, worlds, policy, f"{args.seed}/judge/{j}")
             mean = sum(diffs) / len(diffs)

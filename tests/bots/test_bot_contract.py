@@ -19,7 +19,7 @@ from rummykit.engine.views import SeatView
 
 NEPALI2 = get_preset("nepali", players=2)
 NEPALI4 = get_preset("nepali", players=4)
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class Spy:

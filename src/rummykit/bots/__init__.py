@@ -2,13 +2,13 @@
 
 >>> from rummykit.bots import make_player, BOT_NAMES
 >>> BOT_NAMES
-('random', 'greedy', 'easy', 'medium', 'hard')
+('random', 'greedy', 'easy', 'medium', 'hard', 'expert')
 >>> make_player("greedy", seed=7).name
 'greedy'
 >>> make_player("clever", seed=7)
 Traceback (most recent call last):
 ...
-rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy, easy, medium, hard)
+rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy, easy, medium, hard, expert)
 
 A bot's name may carry options after colons, each one of its tunable settings
 (:attr:`tunables`): ``hard:worlds=32`` searches exactly 32 worlds a decision whatever the
@@ -41,6 +41,7 @@ from rummykit.bots.base import (
 )
 from rummykit.bots.baseline import GreedyPlayer, RandomPlayer
 from rummykit.bots.easy import EasyPlayer
+from rummykit.bots.expert import ExpertPlayer
 from rummykit.bots.hard import HardPlayer
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.table_baseline import TableGreedy, TableRandom
@@ -72,6 +73,7 @@ BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
         "easy": EasyPlayer,
         "medium": MediumPlayer,
         "hard": HardPlayer,
+        "expert": ExpertPlayer,
     }
 )
 BOT_NAMES: Final[tuple[str, ...]] = tuple(BOTS)

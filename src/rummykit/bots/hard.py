@@ -34,6 +34,7 @@ from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
 from rummykit.bots.rollout import Playout
 from rummykit.bots.tracking import Knowledge, PassTracker, is_wild, read_view, sample_hidden
+from rummykit.bots.values import features, play_on_values
 from rummykit.engine.cards import JOKER, pretty_card
 from rummykit.engine.events import Action, ActionKind, Event, SeatStatus
 from rummykit.engine.views import SeatView
@@ -71,7 +72,8 @@ class HardPlayer(MediumPlayer):
     min_worlds = 8  # with fewer worlds by the deadline, the search is too noisy: the ranking decides
     candidates = 6  # throws searched
     window = 40.0  # ... within this much of the best score
-    danger_weight = 6.0  # score penalty for feeding the next seat
+    danger_weight = 6.0  # score penalty for feeding the next seat ...
+    danger_seats = 3  # ... at this many seats or more (heads up it measured a loss, see BENCHMARKS.md)
     prior_weight = 0.4  # points of mean net per point of score (the ranking's say in the search)
     drop_margin = 4.0  # drop when playing on is worse than the drop by this much
     out_penalty = 60.0  # a pool: what going out is worth beyond the points
@@ -79,6 +81,8 @@ class HardPlayer(MediumPlayer):
     search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
     draw_bias = 1.0  # points of mean net in favour of medium's rule
     drop_search = True  # search the drop at every turn (off: medium's first-turn rule)
+    drop_table = True  # drop by the learned play-on values where they know the rules
+    pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
     search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
     tunables: tuple[str, ...] = (
         "worlds",
@@ -90,6 +94,9 @@ class HardPlayer(MediumPlayer):
         "search_draw",
         "draw_bias",
         "drop_search",
+        "drop_table",
+        "danger_seats",
+        "pool_aware",
         "min_worlds",
     )
 
@@ -167,9 +174,21 @@ class HardPlayer(MediumPlayer):
             s = (s + 1) % n
         return s
 
+    def match_context(self, view: SeatView) -> MatchContext | None:
+        """What the seat knows of the match around the deal: :attr:`context` when it was given,
+        else the totals its view carries (a match session's deal)."""
+        if not self.pool_aware:
+            return None
+        if self.context is not None:
+            return self.context
+        if not view.match_totals:
+            return None
+        rules = view.rules
+        return MatchContext(view.match_totals, rules.pool_out if rules.format == "pool" else None)
+
     def _utility(self, view: SeatView, net: float, charge: float) -> float:
         """A deal's net as this seat values it: in a pool, going out costs ``out_penalty`` more."""
-        ctx = self.context
+        ctx = self.match_context(view)
         if ctx is None or ctx.pool_out is None:
             return net
         if ctx.totals[view.seat] + charge >= ctx.pool_out:
@@ -201,10 +220,14 @@ class HardPlayer(MediumPlayer):
         hand, wild = view.hand, view.wild
         away = reader.away(hand, wild)
         charge = reader.charge(hand, wild)
-        ctx = self.context
+        ctx = self.match_context(view)
         if ctx is not None and ctx.compelled(view.seat, view.rules.drop_first):
             self.last_reason = "play on: dropping now would put this seat out of the pool"
             return False
+        if self.drop_table:
+            table = self._drop_by_table(view, reader, cost, away)
+            if table is not None:
+                return table
         if not self.drop_search:
             return super()._drop(view, reader, deadline)
         if away <= 2 or (away <= 3 and charge < reader.arranger.total(hand, wild)):
@@ -218,6 +241,29 @@ class HardPlayer(MediumPlayer):
             self.last_reason = (
                 f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
                 f"about {value:+.0f} on average"
+            )
+            return True
+        return False
+
+    def _drop_by_table(self, view: SeatView, reader: HandReader, cost: int, away: int) -> bool | None:
+        """Drop by the learned play-on values (:mod:`~rummykit.bots.values`), or ``None`` when the
+        table never saw these rules.  In a pool, playing on also risks a charge that puts the
+        seat out (the table's chance of losing that much), and dropping may do so for sure."""
+        values = play_on_values()
+        f = features(view, reader)
+        play = values.value(f)
+        if play is None:
+            return None
+        ctx = self.match_context(view)
+        if ctx is not None and ctx.pool_out is not None:
+            room = ctx.pool_out - ctx.totals[view.seat]
+            play -= self.out_penalty * values.loss_chance(f, room)
+        drop_value = self._utility(view, -cost, cost)
+        self.last_values = {"play": play, "drop": drop_value}
+        if play < drop_value - self.drop_margin:
+            self.last_reason = (
+                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
+                f"about {play:+.0f} on average"
             )
             return True
         return False
@@ -349,7 +395,8 @@ class HardPlayer(MediumPlayer):
         ace_high = view.rules.ace_high
         cands = []
         for score, t in ranked:
-            danger = know.danger([nxt], t.card, ace_high) if nxt != view.seat else 0
+            watch = nxt != view.seat and view.players >= self.danger_seats
+            danger = know.danger([nxt], t.card, ace_high) if watch else 0
             cands.append(Candidate(t.card, score + self.danger_weight * danger, danger, t))
         cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
         best = cands[0].score

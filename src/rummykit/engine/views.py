@@ -57,6 +57,8 @@ class SpectatorView:
     opened: tuple[bool, ...] = field(default=(), kw_only=True)  # per seat
     pile_due: int | None = field(default=None, kw_only=True)  # the pile card still to meld
     owed_jokers: int = field(default=0, kw_only=True)  # freed jokers still to lay down
+    # the match around the deal: every seat's total before it, by deal seat (() outside a match)
+    match_totals: tuple[int, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,7 @@ def _table(deal: Deal) -> dict[str, object]:
 
 def spectator_view(deal: Deal) -> SpectatorView:
     """The view of someone watching, who sees no hand at all."""
-    return SpectatorView(*_public(deal), **_table(deal))  # type: ignore[arg-type]
+    return SpectatorView(*_public(deal), match_totals=deal.match_totals, **_table(deal))  # type: ignore[arg-type]
 
 
 def seat_view(deal: Deal, seat: int) -> SeatView:
@@ -152,5 +154,6 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
         drawn=deal.drawn if mine else None,
         drop_cost=deal.drop_cost(seat),
         legal=tuple(deal.legal_actions(seat)) if mine else (),
+        match_totals=deal.match_totals,
         **_table(deal),  # type: ignore[arg-type]
     )

@@ -1,0 +1,109 @@
+"""``expert``: hard's information-set search, its play-outs cut short and judged by a learned value.
+
+Hard plays every candidate throw out to the end of the deal in each sampled world, every seat
+greedy.  Those long play-outs are where its search goes wrong (BENCHMARKS.md): greedy play
+never counts how far a hand is from a show, so the longer a play-out runs the more it judges a
+throw by what greedy would make of the hand, and the more noise each world adds.  The expert
+keeps the search (worlds dealt from the seat's view and what it has tracked, the same worlds for
+every candidate) but plays each world out only for :attr:`ExpertPlayer.horizon` of its own
+turns; a deal that has not ended by then is judged by the learned play-on value of the hand it
+holds (:mod:`~rummykit.bots.values`: the mean net of such hands in self-play, by exchanges
+from a show, pure run, turns and charge).  A show within the horizon counts as played.
+
+Drops go by the same learned table (as hard's do); in a pool both weigh the chance of a charge
+that puts the seat out.  A fixed number of worlds (``expert:worlds=N``, and every tournament)
+makes it deterministic; at a live table the deadline (900 ms) caps the search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummykit.bots.contract import Deadline
+from rummykit.bots.hard import Candidate, HardPlayer
+from rummykit.bots.reading import HandReader
+from rummykit.bots.rollout import Playout
+from rummykit.bots.tracking import Knowledge, sample_hidden
+from rummykit.bots.values import PlayOnValues, features_of, play_on_values
+from rummykit.engine.views import SeatView
+
+__all__ = ["ExpertPlayer"]
+
+
+class ExpertPlayer(HardPlayer):
+    """Determinized search, short play-outs, a learned value at their ends."""
+
+    name = "expert"
+    budget_ms = 900.0
+    max_worlds = 48
+    min_worlds = 12
+    candidates = 6
+    horizon = 2  # own turns a play-out plays before the learned value judges the hand
+    tunables = (*HardPlayer.tunables, "horizon")
+
+    def _leaf(
+        self, view: SeatView, reader: HandReader, values: PlayOnValues, hand: list[int], own: int
+    ) -> float | None:
+        f = features_of(view.rules, view.players, reader, hand, view.wild, own)
+        v = values.value(f)
+        if v is None:
+            return None
+        ctx = self.match_context(view)
+        if ctx is not None and ctx.pool_out is not None:
+            v -= self.out_penalty * values.loss_chance(f, ctx.pool_out - ctx.totals[view.seat])
+        return v
+
+    def _search_throws(
+        self,
+        view: SeatView,
+        reader: HandReader,
+        know: Knowledge,
+        pool: Sequence[Candidate],
+        deadline: Deadline,
+    ) -> int:
+        values = play_on_values()
+        if not values.knows(view.rules, view.players):
+            return super()._search_throws(view, reader, know, pool, deadline)  # rules it never learned
+        playout = Playout(reader.arranger, view.wild)
+        in_play, charged = self._in_play(view), self._charged(view)
+        nxt = self._next_seat(view)
+        turns_left = view.turn_limit - view.turn
+        me = view.seat
+        seats_in = sum(in_play)
+        stop = (me, self.horizon * seats_in)
+        own = len(view.thrown[me]) + 1 + self.horizon
+        for c in pool:
+            c.total, c.n = 0.0, 0
+        worlds = 0
+        while self._more(worlds, deadline):
+            world = sample_hidden(view, know, self.rng)
+            seed = self.rng.getrandbits(32)
+            for c in pool:
+                hands = [list(h) for h in world.hands]
+                hands[me].remove(c.card)
+                pile = [*world.pile, c.card]
+                charges = [-1] * view.players
+                charges[me] = c.eval.charge
+                nets = playout.play_until(
+                    hands,
+                    list(world.stock),
+                    pile,
+                    in_play,
+                    charged,
+                    nxt,
+                    random.Random(seed),
+                    charges=charges,
+                    turns_left=turns_left,
+                    stop=stop,
+                )
+                if nets is None:
+                    leaf = self._leaf(view, reader, values, hands[me], own)
+                    value = 0.0 if leaf is None else leaf
+                else:
+                    mine = nets[me]
+                    value = self._utility(view, mine, max(0, -mine))
+                c.total += value
+                c.n += 1
+            worlds += 1
+        return worlds
