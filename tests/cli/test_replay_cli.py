@@ -192,7 +192,7 @@ def test_table_json_has_the_melds_and_doubling(capsys: pytest.CaptureFixture[str
     code, out, _ = run(capsys, str(REMI51), "--json")
     assert code == 0
     obj = json.loads(out)
-    assert obj["format"] == "1.1" and obj["rules"] == "remi51" and obj["actions"] == 54
+    assert obj["format"] == "1.2" and obj["rules"] == "remi51" and obj["actions"] == 54
     result = obj["result"]
     assert result["charges"] == [-40, 104, 4] and result["doubled"] is True and result["ending"] == "out"
     assert result["seats"][1]["hand_charge"] == 52 and result["seats"][1]["groups"] == []

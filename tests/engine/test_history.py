@@ -1,15 +1,18 @@
 """Hand histories: the format, the round trip, corrupt files, and the golden histories.
 
 Both families: the show family (format 1.0) and the table family, Rummy 40 and
-Remi 51 (format 1.1).  The golden files under ``tests/data/histories/`` pin
-the format: a checked-in history must keep replaying, and writing its deal
-again must give the same text, byte for byte.  Run this file as a script to
+Remi 51 (format 1.1; 1.2 for Remi 51's deal without a pile card).  The golden
+files under ``tests/data/histories/`` pin the format: a checked-in history must
+keep replaying, and writing its deal again must give the same text, byte for
+byte; ``tests/data/histories/older/`` keeps files of older versions, which
+must keep replaying.  Run this file as a script to
 print a fresh history of each golden deal (for a deliberate format change,
 with a new version).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +23,7 @@ import pytest
 
 from rummykit.bots.table_baseline import TableGreedy, TableRandom
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.cards import format_cards, parse_card, shoe
+from rummykit.engine.cards import JOKER, format_cards, parse_card, shoe
 from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, ShowDeal, new_deal, stacked_shoe
 from rummykit.engine.driver import Chooser, moves_of, play_out
 from rummykit.engine.driver import replay as replay_moves
@@ -38,6 +41,7 @@ from rummykit.engine.events import (
     Showed,
     StockRebuilt,
     Swapped,
+    Threw,
     TookPile,
     WrongShow,
 )
@@ -51,7 +55,7 @@ from rummykit.engine.history import (
     load,
     replay,
 )
-from rummykit.engine.rules import Rules, get_preset
+from rummykit.engine.rules import LEGACY_VALUES, Rules, get_preset
 from rummykit.engine.table_deal import TableDeal
 from rummykit.engine.views import SeatView
 
@@ -146,7 +150,9 @@ def round_trip(
     """Dump, load, replay; check that the replayed deal is the same deal, state and log."""
     text = dump(deal, names=names, match=match)
     history = load(text)
-    assert history.version == ((1, 0) if deal.family == "show" else (1, 1))  # the oldest that will do
+    # the oldest that will do: Remi 51's deal without a pile card is a line of 1.2
+    oldest = (1, 0) if deal.family == "show" else (1, 1) if deal.rules.pile_at_deal else (1, 2)
+    assert history.version == oldest
     assert (history.rules, history.seed, history.dealer) == (deal.rules, deal.seed, deal.dealer)
     assert history.names == (tuple(names) if names is not None else ("",) * deal.players)
     assert dict(history.match) == {k: str(v).replace("True", "true") for k, v in (match or {}).items()}
@@ -600,8 +606,37 @@ def test_versions() -> None:
     ):
         replay(text.replace("2 draw stock", "2 put back", 1).replace("history 1.0", "history 1.1", 1))
     # A newer reader reads 1.0 show-family histories as they are, and says 1.1 for the table family.
-    assert FORMAT_VERSION == "1.1"
+    assert FORMAT_VERSION == "1.2"
     assert replay(text.replace("history 1.0", "history 1.1", 1)).events == replay(text).events
+    # A setting 1.2 added, in an older history, is corruption: such a history has none.
+    with pytest.raises(HistoryError, match=r"line 6: the setting pile_at_deal is in format 1\.2 and newer"):
+        load(text.replace("seats 4\n", "seats 4\nset pile_at_deal=true\n"))
+
+
+def test_a_remi_history_before_1_2_was_dealt_with_a_pile_card_and_owed_its_freed_jokers() -> None:
+    """A Remi 51 history of format 1.1 was played when every table turned a pile card up and a
+    freed joker had to go down again that turn: it replays so, and is written again with set
+    lines saying so; a 1.2 history without them is the Remi of seed 001."""
+    deal = play_table(get_preset("remi51", players=3).replace(**LEGACY_VALUES), "old remi", scramble=0.3)
+    assert deal.result is not None
+    new = dump(deal)
+    assert new.startswith("# rummykit hand history 1.2\n")  # the set lines are 1.2's
+    assert "\nset pile_at_deal=true\nset freed_joker_must_go_down=true\n" in new
+    assert re.search(r"\n0 deal pile \S+\n", new)
+    old = new.replace("set pile_at_deal=true\nset freed_joker_must_go_down=true\n", "")
+    old = old.replace("history 1.2", "history 1.1", 1)
+    history = load(old)
+    assert history.version == (1, 1) and history.rules == deal.rules
+    assert dump(replay(old)) == new
+    # the same lines under 1.2 are today's Remi, which deals no pile card
+    with pytest.raises(HistoryError, match=r"'0 deal pile \S+' is not what happened: the deal has '0 deal'"):
+        replay(old.replace("history 1.1", "history 1.2", 1))
+    today = dump(play_table(get_preset("remi51", players=2), 5, steps=3))
+    assert today.startswith("# rummykit hand history 1.2\n") and "\n0 deal\n" in today
+    with pytest.raises(
+        HistoryError, match=r"'0 deal' is a line of format 1\.2, but the history says .* 1\.1"
+    ):
+        load(today.replace("history 1.2", "history 1.1", 1))
 
 
 def test_a_table_game_history_needs_format_1_1() -> None:
@@ -787,13 +822,14 @@ def test_unfinished_table_deals_replay_to_the_same_unfinished_state() -> None:
 
 
 def test_a_remi_history_reads_as_the_table_played_it() -> None:
-    """Remi 51: the first player plays its fifteenth card at once (no draw line), the winner is
-    charged -20 or -40 and its line shows its hand's count."""
+    """Remi 51: no card is turned up (the deal line has no pile), the first player plays its
+    fifteenth card at once (no draw line) and so starts the pile, the winner is charged -20 or
+    -40 and its line shows its hand's count."""
     deal = golden_table(get_preset("remi51", players=3), 741, dealer=0)
     text, _ = round_trip(deal)
     lines = text.split("\n")
-    deal_at = lines.index("0 deal pile 4c")
-    assert lines[deal_at + 1].startswith("1 throw ")  # seat 1 was dealt 15: it throws first
+    deal_at = lines.index("0 deal")
+    assert lines[deal_at + 1] == "1 throw 8d"  # seat 1 was dealt 15: it throws first
     assert "\n0 wins (out, doubled): -40 104 4\n" in text
     assert "\nseat 0 won, charge -40 (hand 0)\n" in text
 
@@ -999,10 +1035,28 @@ def table_chooser(rng: random.Random, pile: float = 0.3) -> Chooser:
     return choose
 
 
-def golden_table(rules: Rules, seed: int, *, dealer: int) -> TableDeal:
+def joker_keeper(rng: random.Random) -> Chooser:
+    """:func:`table_chooser`, except that it never lays a joker off alone: it keeps it (to close
+    on at Remi 51)."""
+    choose = table_chooser(rng)
+
+    def keep(view: SeatView) -> Action:
+        legal = tuple(
+            a
+            for a in view.legal
+            if not (a.kind is ActionKind.LAY_OFF and a.cards and all(k == JOKER for k in a.cards))
+        )
+        return choose(dataclasses.replace(view, legal=legal) if legal else view)
+
+    return keep
+
+
+def golden_table(
+    rules: Rules, seed: int, *, dealer: int, player: Callable[[random.Random], Chooser] = table_chooser
+) -> TableDeal:
     deal = new_deal(rules, seed, dealer=dealer)
     assert isinstance(deal, TableDeal)
-    play_out(deal, [table_chooser(random.Random(seed * 10 + s)) for s in range(rules.players)])
+    play_out(deal, [player(random.Random(seed * 10 + s)) for s in range(rules.players)])
     return deal
 
 
@@ -1018,11 +1072,18 @@ def golden_remi51() -> tuple[TableDeal, list[str], dict[str, object]]:
     return deal, ["Ana", "Bogdan", "Ioana"], {}
 
 
+def golden_remi51_kept() -> tuple[TableDeal, list[str], dict[str, object]]:
+    """Remi 51, three seats: a joker freed by a swap is kept past the turn, and closed on."""
+    deal = golden_table(get_preset("remi51", players=3), 93, dealer=0, player=joker_keeper)
+    return deal, ["Milan", "Jelena", "Dragan"], {"id": "remi-93", "deal": 1}
+
+
 GOLDEN: dict[str, Callable[[], tuple[Deal, list[str], dict[str, object]]]] = {
     "indian-show.txt": golden_indian,
     "nepali-unfinished.txt": golden_nepali,
     "rummy40-hand-rummy.txt": golden_rummy40,
     "remi51-joker-close.txt": golden_remi51,
+    "remi51-freed-joker-kept.txt": golden_remi51_kept,
 }
 
 
@@ -1052,15 +1113,48 @@ def test_golden_histories_hold_what_they_are_for() -> None:
         "runs_needed": "1",
         "drop_middle": "30",
     }
-    for name, preset in [("rummy40-hand-rummy.txt", "rummy40"), ("remi51-joker-close.txt", "remi51")]:
+    for name, preset, version in [
+        ("rummy40-hand-rummy.txt", "rummy40", (1, 1)),
+        ("remi51-joker-close.txt", "remi51", (1, 2)),  # no pile card at the deal: a line of 1.2
+    ]:
         table = load((HISTORIES / name).read_text())
-        assert table.version == (1, 1) and table.rules.preset == preset
+        assert table.version == version and table.rules.preset == preset
         assert table.result is not None and table.result.ending is Ending.OUT and table.result.doubled
         texts = " ".join(e.text for e in table.entries)
         for words in (" open ", " lay down ", " lay off ", " swap ", " put back", " take "):
             assert words in texts, (name, words)
     # the show family's golden files are still format 1.0, byte for byte
     assert indian.version == (1, 0) and nepali.version == (1, 0)
+    kept = replay((HISTORIES / "remi51-freed-joker-kept.txt").read_text())
+    swap = next(i for i, e in enumerate(kept.events) if isinstance(e, Swapped))
+    after = kept.events[swap + 1]  # seed 001: the freed joker is kept past the turn, and closed on
+    assert isinstance(after, Threw) and after.card != JOKER and after.seat == kept.events[swap].seat
+    assert kept.result is not None and kept.result.finish_card == JOKER and kept.result.winner == after.seat
+
+
+OLDER = HISTORIES / "older"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in OLDER.iterdir()))
+def test_older_histories_still_replay(name: str) -> None:
+    """Histories rummykit wrote in an older format (these files, and any in a database) replay as
+    they were played.  A Remi 51 deal of format 1.1 had a pile card and owed its freed jokers:
+    written again it is 1.2, with set lines that say so."""
+    text = (OLDER / name).read_text(encoding="utf-8")
+    history = load(text)
+    assert f"-{history.version[0]}.{history.version[1]}.txt" in name
+    deal = replay(history)
+    again = dump(deal, names=history.names, match=history.match)
+    golden = (HISTORIES / name.rsplit("-", 1)[0]).with_suffix(".txt").read_text(encoding="utf-8")
+    assert history.rules == get_preset("remi51", players=3).replace(**LEGACY_VALUES)
+    assert "\nset pile_at_deal=true\nset freed_joker_must_go_down=true\n" in again
+    assert replay(again).events == deal.events
+    # the same moves and result as today's Remi deal of that seed: only the deal line differs
+    today = load(golden)
+    assert [e.text for e in history.entries[1:]] == [e.text for e in today.entries[1:]]
+    assert history.entries[0].text == "0 deal pile 4c" and today.entries[0].text == "0 deal"
+    assert history.result is not None and today.result is not None
+    assert history.result.text == today.result.text
 
 
 if __name__ == "__main__":

@@ -59,7 +59,8 @@ the match id and the deal number).  ``set``, ``name`` and ``match`` repeat;
 the others appear once.
 
 **Events.**  The body starts at the deal line and has one line per event, in
-order: ``DEALER deal pile CARD[ cut CARD]``, ``SEAT draw stock`` (the card
+order: ``DEALER deal pile CARD[ cut CARD]`` (``DEALER deal`` where no card is
+turned up at the deal: Remi 51, format 1.2), ``SEAT draw stock`` (the card
 stays private), ``SEAT take CARD``, ``SEAT throw CARD``, ``SEAT drop COST``,
 ``SEAT show CARD: GROUP | GROUP | ...``, ``SEAT wrong show CARD: REASON``, and
 the table's ``stock rebuilt: N cards``.  A show replays as the layout its line
@@ -95,14 +96,19 @@ cards of the deal to whoever replays it: keep a live deal's history from the
 players until the deal is over.
 
 **Versions.**  A minor version only adds: header lines that a reader may skip
-without changing the replay, and new kinds of lines (1.1: the table family).
-:func:`dump` writes the oldest version that has every line the history holds,
-so a show-family history is still 1.0 and an older reader replays it.  A
-reader reads every minor version of its own major; in a history newer than
-itself it skips header lines it does not know and refuses an event line it does
-not know as needing a newer rummykit; in its own version or older, a line that
-version does not have is corruption.  A changed line is a new major version,
-and a reader refuses a newer major version, saying so.
+without changing the replay, and new kinds of lines (1.1: the table family;
+1.2: the deal line without a pile card, the settings ``pile_at_deal`` and
+``freed_joker_must_go_down``).  :func:`dump` writes the oldest version that has
+every line the history holds, so a show-family history is still 1.0 and an
+older reader replays it.  A reader reads every minor version of its own major;
+in a history newer than itself it skips header lines it does not know and
+refuses an event line it does not know as needing a newer rummykit; in its own
+version or older, a line that version does not have is corruption.  A setting
+newer than a history was not a setting when the history was written: its deal
+was played with the value every table had then
+(:data:`rummykit.engine.rules.LEGACY_VALUES`, so an older Remi 51 history was
+dealt with a pile card and owed its freed jokers).  A changed line is a new
+major version, and a reader refuses a newer major version, saying so.
 
 :func:`load` refuses anything malformed with :class:`HistoryError`, which
 names the line.  :func:`replay` deals from the seed and applies every recorded
@@ -128,6 +134,7 @@ from rummykit.engine.events import (
     Action,
     DealEnded,
     DealResult,
+    Dealt,
     Ending,
     Event,
     Groups,
@@ -137,7 +144,14 @@ from rummykit.engine.events import (
     Showed,
     WrongShow,
 )
-from rummykit.engine.rules import Rules, RulesError, format_setting, get_preset, parse_setting
+from rummykit.engine.rules import (
+    LEGACY_VALUES,
+    Rules,
+    RulesError,
+    format_setting,
+    get_preset,
+    parse_setting,
+)
 
 __all__ = [
     "ACTION_LINES",
@@ -157,10 +171,14 @@ __all__ = [
 ]
 
 FORMAT_MAJOR: Final = 1
-FORMAT_MINOR: Final = 1
+FORMAT_MINOR: Final = 2
 # The first minor version of each family's histories: a history is written in the oldest
 # version that has all its lines, so older readers keep replaying what they can.
 _FAMILY_MINOR: Final = {"show": 0, "table": 1}
+# Settings newer than format 1.0, by the minor version that added them: a history older than
+# that has no set line for one, and its deal was played with the setting's LEGACY_VALUES.
+_SETTINGS_SINCE: Final = MappingProxyType({"pile_at_deal": 2, "freed_joker_must_go_down": 2})
+_NO_PILE_MINOR: Final = 2  # the deal line without a pile card
 FORMAT_VERSION: Final = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
 MAGIC: Final = "# rummykit hand history"
 END: Final = "end"
@@ -337,9 +355,11 @@ ACTION_LINES: Final[tuple[LineKind, ...]] = (
 )
 TABLE_LINES: Final[tuple[LineKind, ...]] = (
     _kind("deal", _SEAT + r"deal pile \S+(?: cut \S+)?"),
+    # no card turned up at the deal (pile_at_deal off: Remi 51), format 1.2
+    _kind("deal without a pile card", _SEAT + r"deal(?: cut \S+)?", since=_NO_PILE_MINOR),
     _kind("stock rebuilt", r"stock rebuilt: \d+ cards"),
 )
-_DEAL: Final = TABLE_LINES[0]
+_DEALS: Final = TABLE_LINES[:2]
 _DOUBLED: Final = ", doubled"
 _WINS: Final = re.compile(
     r"(?P<seat>\d+) wins \((?P<ending>[a-z ]+?)(?P<doubled>, doubled)?\): (?P<charges>-?\d+(?: -?\d+)*)"
@@ -422,7 +442,13 @@ def _cap(deal: Deal) -> int:
 
 def _version_of(deal: Deal) -> str:
     """The oldest format version that has every line of the deal's history."""
-    return f"{FORMAT_MAJOR}.{_FAMILY_MINOR[deal.rules.family]}"
+    minor = _FAMILY_MINOR[deal.rules.family]
+    dealt = deal.events[0]
+    if isinstance(dealt, Dealt) and dealt.pile_top is None:
+        minor = max(minor, _NO_PILE_MINOR)
+    for name in changed_settings(deal.rules):
+        minor = max(minor, _SETTINGS_SINCE.get(name, 0))
+    return f"{FORMAT_MAJOR}.{minor}"
 
 
 def _seed_text(seed: int | str) -> str:
@@ -545,11 +571,21 @@ class _Header:
     """The header lines as they are read, checked once the body starts."""
 
     def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
         self.newer = version[1] > FORMAT_MINOR and version[0] == FORMAT_MAJOR
         self.once: dict[str, tuple[int, str]] = {}  # key -> (line, value text)
         self.sets: dict[str, tuple[int, object]] = {}
         self.names: dict[int, tuple[int, str]] = {}
         self.match: dict[str, str] = {}
+
+    def _since(self, number: int, what: str, minor: int) -> None:
+        """Refuse ``what`` in a history of a version before ``1.minor``: it cannot hold one."""
+        if self.version[1] < minor:
+            raise HistoryError(
+                number,
+                f"{what} is in format {FORMAT_MAJOR}.{minor} and newer, "
+                f"but the history says it is format {self.version[0]}.{self.version[1]}",
+            )
 
     def read(self, number: int, line: str) -> None:
         key, _, value = line.partition(" ")
@@ -588,6 +624,8 @@ class _Header:
         except RulesError as e:
             raise HistoryError(number, str(e)) from None
         name = key.lower().replace("-", "_")
+        if name in _SETTINGS_SINCE:
+            self._since(number, f"the setting {name}", _SETTINGS_SINCE[name])
         if name == "players":
             raise HistoryError(number, "the number of players is the 'seats' line, not a setting")
         if name in self.sets:
@@ -608,6 +646,8 @@ class _Header:
         except RulesError as e:
             raise HistoryError(rules_at, str(e)) from None
         changes = {name: value for name, (_, value) in self.sets.items()}
+        # A setting newer than the history: its deal was played as every table played then.
+        changes = {k: v for k, v in LEGACY_VALUES.items() if _SETTINGS_SINCE[k] > self.version[1]} | changes
         try:
             return _rules_from(preset, seats, changes)
         except RulesError as e:
@@ -727,10 +767,10 @@ def load(text: str) -> History:
     while i < end:
         line = lines[i].strip()
         if not _skip(lines[i]):
-            if _DEAL.pattern.fullmatch(line):
+            if any(kind.pattern.fullmatch(line) for kind in _DEALS):
                 break
             if line[0].isdigit():
-                raise HistoryError(i + 1, f"expected the deal line ('0 deal pile ...') first, not {line!r}")
+                raise HistoryError(i + 1, f"expected the deal line ('0 deal ...') first, not {line!r}")
             header.read(i + 1, line)
         i += 1
     at = i + 1  # the deal line (or the end line): missing header lines are reported there
@@ -760,7 +800,7 @@ def load(text: str) -> History:
             raise HistoryError(number, f"no seat {s} at this table (seats 0 to {players - 1})")
         names[s] = name
     if i == end:
-        raise HistoryError(end + 1, "the history has no deal line ('0 deal pile ...')")
+        raise HistoryError(end + 1, "the history has no deal line ('0 deal ...')")
 
     # The body: one line per event, then the result lines of a finished deal.
     entries: list[Entry] = []
