@@ -313,7 +313,32 @@ def pools(args: argparse.Namespace) -> int:
     return 0
 
 
-SHOW_NOTES: list[str] = []
+SHOW_NOTES = [
+    "Where hard lost its edge (issue 14; Nepali, two seats, hard against medium on duplicate decks",
+    "with a fixed 32 worlds unless said; `rummykit tournament --duplicate --seed diag`):",
+    "",
+    "- hard as it was measured +0.00 [-1.18, +1.18] against medium (1,000 decks, above).  Taken apart:",
+    "  medium plus only hard's danger penalty (`hard:candidates=1:drop_search=false`: the same drops",
+    "  as medium, 80 each) -1.12 [-2.11, -0.12] over 400 decks; plus hard's drop search",
+    "  (`hard:candidates=1:worlds=32`) -2.18 [-3.74, -0.62] over 300 decks, with 30 drops to",
+    "  medium's 63: the search plays the rest of the deal greedy against a greedy rival, who is",
+    "  slower to show than medium, so it overrates playing a bad hand on and drops too seldom.  So",
+    "  the throw search was worth about +2 a deal, and the danger penalty and the drop search gave",
+    "  it back.",
+    "- The throws (`python benchmarks/hard_diagnose.py --decks 60 --greedy-worlds 300 --medium-worlds 8",
+    "  --max-positions 300 --medium-positions 100`): in 120 deals hard threw another card than",
+    "  medium's ranking 295 times, all but 7 at the same distance from a show (the search picks",
+    "  among equally near throws; it is not led into breaking up the hand).  Judged again over 300",
+    "  worlds of the same greedy play-out, hard's card was +2.81 ± 0.50 a position better than",
+    "  medium's, and the long search agreed with hard's 32 worlds 73% of the time (so 32 worlds are",
+    "  noisy but sound); judged by play-outs with medium's policy at every seat (8 worlds each, 100",
+    "  positions), +1.99 ± 2.75: no sign that the greedy roll-out misleads the throw.",
+    "- The fix: heads up, no danger penalty (`danger_seats = 3`); drops by the play-on values",
+    "  learned in self-play (`benchmarks/train_values.py`, shipped as `bots/data/values.json`) in",
+    "  place of the greedy search; the throw search kept.  Tournaments play a fixed number of",
+    "  worlds.  The expert keeps the search but cuts each play-out after two of its own turns and",
+    "  judges the hand by the same learned values.",
+]
 
 
 # ---- the drop table --------------------------------------------------------------------------

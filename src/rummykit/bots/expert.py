@@ -24,7 +24,7 @@ from rummykit.bots.contract import Deadline
 from rummykit.bots.hard import Candidate, HardPlayer
 from rummykit.bots.reading import HandReader
 from rummykit.bots.rollout import Playout
-from rummykit.bots.tracking import Knowledge, sample_hidden
+from rummykit.bots.tracking import Knowledge, is_wild, read_view, sample_hidden
 from rummykit.bots.values import PlayOnValues, features_of, play_on_values
 from rummykit.engine.views import SeatView
 
@@ -40,7 +40,59 @@ class ExpertPlayer(HardPlayer):
     min_worlds = 12
     candidates = 6
     horizon = 2  # own turns a play-out plays before the learned value judges the hand
-    tunables = (*HardPlayer.tunables, "horizon")
+    value_draw = True  # the draw by the learned value: the pile's card against every unseen card
+    show_value = 35.0  # a draw that shows: about what a show collects heads up
+    pile_bias = 0.0  # points in favour of the pile's card
+    tunables = (*HardPlayer.tunables, "horizon", "value_draw", "show_value", "pile_bias")
+
+    # ---- draw ------------------------------------------------------------------------------
+
+    def _after_draw(
+        self,
+        view: SeatView,
+        reader: HandReader,
+        values: PlayOnValues,
+        card: int,
+        taken: bool,
+    ) -> float | None:
+        """The learned value of the hand after drawing ``card`` and throwing the cheapest card
+        (not ``card`` itself when it was ``taken`` from the pile); ``None``: no sense in it."""
+        hand = [*view.hand, card]
+        finish, throw, _charge = reader.arranger.best_throw(hand, view.wild)
+        if any(k != card or not taken for k in finish):
+            return self.show_value
+        if taken and throw == card:
+            return None  # the best throw is the card just taken: taking it gains nothing
+        hand.remove(throw)
+        own = len(view.thrown[view.seat]) + 1
+        return self._leaf(view, reader, values, hand, own)
+
+    def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
+        """The pile's card when the hand it leaves is worth more, by the learned values, than
+        the mean over every card still unseen (each as often as its copies), else the stock."""
+        top = view.pile_top
+        values = play_on_values()
+        if not self.value_draw or top is None or not values.knows(view.rules, view.players):
+            return super()._draw(view, reader, deadline)
+        wild = view.wild
+        if is_wild(top, wild):
+            return True
+        pile = self._after_draw(view, reader, values, top, True)
+        if pile is None:
+            return False
+        if pile == self.show_value:
+            return True
+        know = read_view(view, self.passes)
+        total = weight = 0.0
+        for k, copies in enumerate(know.unseen):
+            if copies:
+                v = self._after_draw(view, reader, values, k, False)
+                if v is not None:
+                    total += copies * v
+                    weight += copies
+        stock = total / weight if weight else 0.0
+        self.last_values = {"pile": pile, "stock": stock}
+        return pile + self.pile_bias > stock
 
     def _leaf(
         self, view: SeatView, reader: HandReader, values: PlayOnValues, hand: list[int], own: int

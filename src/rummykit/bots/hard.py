@@ -63,6 +63,46 @@ class Candidate:
         return self.total / self.n if self.n else 0.0
 
 
+def live_partners(know: Knowledge, k: int, wild: int | None, ace_high: bool) -> int:
+    """Copies still unseen of the natural cards that would sit in a group with ``k`` (its rank in
+    another suit, its suit one or two ranks away): how live the card is to keep."""
+    if is_wild(k, wild):
+        return 0
+    suit, r = divmod(k, 13)
+    n = 0
+    for s in range(4):
+        if s != suit:
+            j = s * 13 + r
+            if not is_wild(j, wild):
+                n += know.unseen[j]
+    for d in (-2, -1, 1, 2):
+        rank = r + d  # 0-based: 0 the ace, 12 the king
+        if ace_high and r == 0 and d < 0:
+            rank = 13 + d  # Q-K-A
+        elif ace_high and rank == 13:
+            rank = 0  # K-A, Q-K-A
+        if 0 <= rank < 13:
+            j = suit * 13 + rank
+            if not is_wild(j, wild):
+                n += know.unseen[j]
+    return n
+
+
+def live_outs(reader: HandReader, hand13: Sequence[int], wild: int | None, know: Knowledge) -> int:
+    """Unseen copies of the cards that would let ``hand13`` show at once (it is one exchange
+    from a show): how many cards it is really waiting on, the dead ones not counted."""
+    best = reader.arranger.best_throw
+    hand = list(hand13)
+    n = 0
+    for k, copies in enumerate(know.unseen):
+        if copies:
+            hand.append(k)
+            if best(hand, wild)[0]:
+                n += copies
+            hand.pop()
+    return n
+
+
 class HardPlayer(MediumPlayer):
     """Tracking, safe throws, expected-cost drops, and determinized playouts under a deadline."""
 
@@ -75,13 +115,17 @@ class HardPlayer(MediumPlayer):
     danger_weight = 6.0  # score penalty for feeding the next seat ...
     danger_seats = 3  # ... at this many seats or more (heads up it measured a loss, see BENCHMARKS.md)
     prior_weight = 0.4  # points of mean net per point of score (the ranking's say in the search)
-    drop_margin = 4.0  # drop when playing on is worse than the drop by this much
+    drop_margin = 0.0  # drop when playing on is worse than the drop by this much
+    search_seats = 3  # search the throws at this many seats or more (heads up it measured a loss)
+    take_margin = 4.0  # medium's 2: heads up, taking the pile's card less often measured better
     out_penalty = 60.0  # a pool: what going out is worth beyond the points
     safety_ms = 5.0  # stop the search this long before the deadline
     search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
     draw_bias = 1.0  # points of mean net in favour of medium's rule
     drop_search = True  # search the drop at every turn (off: medium's first-turn rule)
     drop_table = True  # drop by the learned play-on values where they know the rules
+    outs_weight = 0.0  # one exchange from a show: score per unseen card that would finish it
+    live_weight = 0.0  # score per live card that would sit in a group with the thrown card
     pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
     search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
     tunables: tuple[str, ...] = (
@@ -96,7 +140,16 @@ class HardPlayer(MediumPlayer):
         "drop_search",
         "drop_table",
         "danger_seats",
+        "search_seats",
         "pool_aware",
+        "live_weight",
+        "outs_weight",
+        "away_weight",
+        "charge_early",
+        "charge_late",
+        "age_turns",
+        "value_weight",
+        "take_margin",
         "min_worlds",
     )
 
@@ -397,11 +450,17 @@ class HardPlayer(MediumPlayer):
         for score, t in ranked:
             watch = nxt != view.seat and view.players >= self.danger_seats
             danger = know.danger([nxt], t.card, ace_high) if watch else 0
-            cands.append(Candidate(t.card, score + self.danger_weight * danger, danger, t))
+            live = (
+                self.live_weight * live_partners(know, t.card, view.wild, ace_high)
+                if self.live_weight
+                else 0.0
+            )
+            cands.append(Candidate(t.card, score + self.danger_weight * danger + live, danger, t))
         cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
         best = cands[0].score
         pool = [c for c in cands[: self.candidates] if c.score <= best + self.window]
-        if len(pool) > 1 and self._enough(self._search_throws(view, reader, know, pool, deadline)):
+        searched = len(pool) > 1 and view.players >= self.search_seats
+        if searched and self._enough(self._search_throws(view, reader, know, pool, deadline)):
             pool.sort(key=lambda c: (-(c.mean - self.prior_weight * (c.score - best)), c.score, c.card))
         choice = pool[0]
         self.last_reason = self._throw_reason(view, reader, know, choice, nxt)

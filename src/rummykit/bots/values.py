@@ -55,10 +55,10 @@ def features_of(
     wild: int | None,
     own: int,
 ) -> Features:
-    a = reader.arranger.arrange(hand, wild)
     away = min(7, reader.away(hand, wild))
     charge = reader.charge(hand, wild)
-    return Features(table_name(rules, players), away, a.has_pure, _turn_bucket(own), min(7, charge // 10))
+    pure = reader.has_pure(hand, wild)
+    return Features(table_name(rules, players), away, pure, _turn_bucket(own), min(7, charge // 10))
 
 
 def features(view: SeatView, reader: HandReader) -> Features:
