@@ -1,18 +1,19 @@
-"""``expert``: hard's information-set search, its play-outs cut short and judged by a learned value.
+"""``expert``: hard, with the draw and the ends of its search judged by a learned value.
 
-Hard plays every candidate throw out to the end of the deal in each sampled world, every seat
-greedy.  Those long play-outs are where its search goes wrong (BENCHMARKS.md): greedy play
-never counts how far a hand is from a show, so the longer a play-out runs the more it judges a
-throw by what greedy would make of the hand, and the more noise each world adds.  The expert
-keeps the search (worlds dealt from the seat's view and what it has tracked, the same worlds for
-every candidate) but plays each world out only for :attr:`ExpertPlayer.horizon` of its own
-turns; a deal that has not ended by then is judged by the learned play-on value of the hand it
-holds (:mod:`~rummykit.bots.values`: the mean net of such hands in self-play, by exchanges
-from a show, pure run, turns and charge).  A show within the horizon counts as played.
+* Draw: the learned play-on value (:mod:`~rummykit.bots.values`: the mean net of such hands in
+  self-play, by exchanges from a show, pure run, turns and charge) of the hand the pile's card
+  would leave (after the cheapest throw) against the mean over every card still unseen, each as
+  often as its unseen copies: an expectation over the seat's information set, one draw deep.
+* Throw (three seats up, as hard): hard's search over sampled worlds, but each world is played
+  out only for :attr:`ExpertPlayer.horizon` of its own turns; a deal that has not ended by then is
+  judged by the learned value of the hand it holds.  Hard's full greedy play-outs judge a throw
+  by what greedy play would make of the hand; cut short they judge it by what the learned value
+  says.  Heads up it throws by the ranking, as hard does.
+* Drops: the learned table, as hard's; in a pool both weigh the chance of going out.
 
-Drops go by the same learned table (as hard's do); in a pool both weigh the chance of a charge
-that puts the seat out.  A fixed number of worlds (``expert:worlds=N``, and every tournament)
-makes it deterministic; at a live table the deadline (900 ms) caps the search.
+A fixed number of worlds (``expert:worlds=N``, and every tournament) makes it deterministic; at
+a live table the deadline (900 ms) caps the search.  Measured (BENCHMARKS.md) it is level with
+hard, not above it: issue 14's target for it is not reached.
 """
 
 from __future__ import annotations

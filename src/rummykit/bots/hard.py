@@ -1,25 +1,29 @@
-"""``hard``: medium's hand reading plus card tracking, safe throws, expected-cost drops and a search.
+"""``hard``: medium's hand reading plus card tracking, learned drops, and (three seats up) a search.
 
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
-* Throw: medium's ranking of the throws by ``away`` and charge, with a penalty on a card the next
-  seat has shown it wants (it took a card from the pile that this card would sit in a group
-  with): only the next seat may take the throw.  The closest few throws then go to a search:
-  worlds are sampled from the unseen cards consistent with the view (the other seats get what
-  they are known to hold, the rest at random; the stock gets its count), each candidate throw is
-  played out in every world by greedy play at every seat (:mod:`~rummykit.bots.rollout`, the
-  same world for every candidate so that only the throw differs), and the throw with the best
-  mean net wins (ties lean to the ranking).  The search is anytime: it stops at the deadline or
-  after ``max_worlds`` worlds, whichever comes first.
+* Throw: medium's ranking of the throws by ``away`` and charge.  From three seats up
+  (:attr:`HardPlayer.search_seats`) a card the next seat has shown it wants (it took a card from
+  the pile that this card would sit in a group with) is penalised, and the closest few throws go
+  to a search: worlds are sampled from the unseen cards consistent with the view (the other
+  seats get what they are known to hold, the rest at random; the stock gets its count), each
+  candidate throw is played out in every world by greedy play at every seat
+  (:mod:`~rummykit.bots.rollout`, the same world for every candidate so that only the throw
+  differs), and the throw with the best mean net wins (ties lean to the ranking).  Heads up both
+  measured a loss against medium (BENCHMARKS.md), so there hard throws by the ranking.
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
-  best throw).
-* Drop: at any turn before drawing, when the hand is not plainly good, the same search estimates
-  the mean net of playing on; the seat drops when that is worse than the drop cost (in a pool,
-  going out or being in compel is weighed too, see :class:`~rummykit.bots.contract.MatchContext`).
+  best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
+* Drop: at any turn before drawing, by the play-on values learned in self-play
+  (:mod:`~rummykit.bots.values`): the seat drops when the mean net of hands like its own played on
+  is worse than the drop.  In a pool the view's match totals are weighed: a seat in compel never
+  drops, and playing on counts the table's chance of a charge that puts the seat out.  Rules the
+  table never saw fall back to a search of playing on.
 
-Its worlds are dealt from the view only: :func:`~rummykit.bots.tracking.sample_hidden` never
-sees the deal.  With a seed and a deadline that is never reached the bot is deterministic.
+The search is anytime: it stops at the deadline or after ``max_worlds`` worlds.  With a fixed
+number of worlds (``hard:worlds=N``, or :attr:`untimed` as tournaments set it) it never reads
+the clock, so the same seed gives the same play whatever the machine's load.  Its worlds are
+dealt from the view only: :func:`~rummykit.bots.tracking.sample_hidden` never sees the deal.
 """
 
 from __future__ import annotations
@@ -118,7 +122,7 @@ class HardPlayer(MediumPlayer):
     drop_margin = 0.0  # drop when playing on is worse than the drop by this much
     search_seats = 3  # search the throws at this many seats or more (heads up it measured a loss)
     take_margin = 4.0  # medium's 2: heads up, taking the pile's card less often measured better
-    out_penalty = 60.0  # a pool: what going out is worth beyond the points
+    out_penalty = 0.0  # a pool: what going out is worth beyond the points (60 measured a loss: BENCHMARKS.md)
     safety_ms = 5.0  # stop the search this long before the deadline
     search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
     draw_bias = 1.0  # points of mean net in favour of medium's rule
@@ -142,6 +146,7 @@ class HardPlayer(MediumPlayer):
         "danger_seats",
         "search_seats",
         "pool_aware",
+        "out_penalty",
         "live_weight",
         "outs_weight",
         "away_weight",

@@ -9,6 +9,13 @@ at play ``r`` of deck ``i``, seat ``s`` is seeded ``SEED/i/rR/sS``.  The work is
 ``--workers`` processes and added up in deck order, so the figures (times apart) are the same
 for the same seed whatever the number of workers.
 
+A bot's name may carry options (``hard:worlds=24``, see :func:`rummykit.bots.make_player`).
+The search bots play a fixed number of worlds a decision (their own ``max_worlds``, or the
+name's ``worlds=``) and never read the clock, so the figures do not depend on the machine's
+load; ``--anytime`` plays them against their deadlines as a live table does.  ``--histories DIR``
+writes the hand histories of ``--histories-sample`` decks spread over the run (every rotation of
+each, ``deck-NNNNNN-rotation-R.txt``) for ``rummykit replay``.
+
 Both families play: a table-family preset (``--rules rummy40``, ``remi51``) seats that family's
 bots.  Per bot: points per deal, the settlement net of its seats (a deal's winner collects what the
 others were charged, every other seat pays its charge: higher is better; at Remi 51, whose low
