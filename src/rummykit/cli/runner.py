@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import multiprocessing.pool
 import signal
 import sys
 import time
