@@ -474,21 +474,23 @@ class SheetScreen(Screen[None]):
     SheetScreen > #foot { height: auto; padding: 0 1; }
     """
 
-    def __init__(self, title: str, body: RenderableType, foot: Text) -> None:
+    def __init__(self, title: str, body: RenderableType, foot: Text, news: Sequence[Text] = ()) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.foot = foot
+        self.news = list(news)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.title_text, style="bold"), id="title")
         with VerticalScroll():
             yield Static(self.body, id="body")
-        yield Static(id="status")
+        yield Static(Group(*self.news), id="status")
         yield Static(self.foot, id="foot")
 
     def say(self, text: Text) -> None:
-        self.query_one("#status", Static).update(text)
+        """A line under the sheet (after the match's end, which stays)."""
+        self.query_one("#status", Static).update(Group(*self.news, text))
 
     def _app(self) -> TableApp:
         app = self.app
@@ -546,6 +548,7 @@ class TableApp(App[int]):
         self._fits = asyncio.Event()
         self._by_rank = False
         self.table_screen = TableScreen()
+        self.drawn_lines: dict[str, int] = {}  # panel id -> the lines last drawn into it (for checks)
 
     # ---- start and size ------------------------------------------------------------------
 
@@ -749,18 +752,19 @@ class TableApp(App[int]):
         body = self._sheet_body(with_deal=True)
         body += [Text(line, style="green") for line in rejoined]
         foot = Text()
+        news: list[Text] = []  # under the sheet, always in sight: the match's end
         if session.is_over:
             winners = session.winners
             if winners == (ME,):
-                body.append(Text("You win the match!", style="bold green"))
+                news.append(Text("You win the match!", style="bold green"))
             elif ME in winners:
-                body.append(Text("You share the win.", style="bold green"))
+                news.append(Text("You share the win.", style="bold green"))
             else:
                 names = " and ".join(session.names[w] for w in winners)
-                body.append(Text(f"{names} win{'s' if len(winners) == 1 else ''} the match.", style="bold"))
-            body.append(Text(f"Seed {self.seed} (--seed {self.seed} deals this match again).", style="dim"))
+                news.append(Text(f"{names} win{'s' if len(winners) == 1 else ''} the match.", style="bold"))
+            news.append(Text(f"Seed {self.seed} (--seed {self.seed} deals this match again).", style="dim"))
             if self.saved:
-                body.append(self._saved_text())
+                news.append(self._saved_text())
             hints = [("Enter", "a new match"), ("v", "this deal's log"), ("S", "save the hand histories")]
         else:
             hints = [("Enter", "the next deal"), ("v", "this deal's log"), ("S", "save the hand histories")]
@@ -770,7 +774,7 @@ class TableApp(App[int]):
                 foot.append("  ")
             foot.append(key, style="bold cyan")
             foot.append(" " + what)
-        return SheetScreen(title, Group(*body), foot)
+        return SheetScreen(title, Group(*body), foot, news)
 
     def next_deal(self) -> None:
         if self.phase == "deal":
@@ -829,17 +833,17 @@ class TableApp(App[int]):
         self.layout.sync(view.hand, view.drawn)
         names = state.names
         thrower = state.thrower(view)
-        header.update(
-            Group(*panels.header_lines(view, self.title_text, self._deal_text(state), width, names, thrower))
-        )
+        head = panels.header_lines(view, self.title_text, self._deal_text(state), width, names, thrower)
+        header.update(Group(*head))
         totals = self._totals(state)
         columns = 2 if view.players > 4 and height < 32 else 1
         seats = panels.seat_lines(view, names, state.kinds, totals, width, columns=columns)
         screen.query_one("#seats", Static).update(Group(*seats))
+        meld_lines = panels.meld_lines(view, names, width) if view.melds else []
         melds = screen.query_one("#melds", Static)
         melds.display = bool(view.melds)
         if view.melds:
-            melds.update(Group(*panels.meld_lines(view, names, width)))
+            melds.update(Group(*meld_lines))
         hand_title = Text("── Your hand ", style="dim")
         hand_title.append(f"{len(view.hand)} cards ", style="bold")
         if view.hand:
@@ -855,8 +859,15 @@ class TableApp(App[int]):
         screen.query_one("#hand", Static).update(Group(*hand))
         screen.query_one("#strip", Static).update(self._strip(view))
         screen.query_one("#status", Static).update(self._fit(self.status, width))
-        keys = panels.turn_keys(view, hints=self.settings.hints, busy=self.busy)
-        screen.query_one("#keys", Static).update(Group(*panels.keys_lines(keys, width)))
+        keys = panels.keys_lines(panels.turn_keys(view, hints=self.settings.hints, busy=self.busy), width)
+        screen.query_one("#keys", Static).update(Group(*keys))
+        self.drawn_lines = {
+            "header": len(head),
+            "seats": len(seats),
+            "melds": len(meld_lines),
+            "hand": len(hand),
+            "keys": len(keys),
+        }
         screen.query_one("#moves", Moves).refresh()
 
     @staticmethod
@@ -888,7 +899,7 @@ class TableApp(App[int]):
         if view.rules.is_table:
             opened = bool(view.opened) and view.opened[view.seat]
             leftover = best_leftover(view.hand, view.melds if opened else (), view.rules)
-            meter = opening_meter(view.hand, view.rules, must_include=view.pile_due)
+            meter = opening_meter(view.hand, view.rules, must_include=_my_pile_due(view))
             return render.table_strip(view, meter, leftover, keys=_APP_KEYS)
         a = self.arranger(view).arrange(view.hand, view.wild, away=True)
         return render.strip(view, a, keys=_APP_KEYS)
@@ -1115,8 +1126,9 @@ class TableApp(App[int]):
         if view.opened and view.opened[view.seat]:
             self.refuse("you have opened already: lay down (m) or lay off (f)")
             return
-        points, threshold = opening_meter(view.hand, view.rules, must_include=view.pile_due)
-        best = best_opening(view.hand, view.rules, must_include=view.pile_due)
+        due = _my_pile_due(view)
+        points, threshold = opening_meter(view.hand, view.rules, must_include=due)
+        best = best_opening(view.hand, view.rules, must_include=due)
         if best is not None:
             self.refuse(state.deal.can(state.me, Action.open(best.melds)).reason or "no opening now")
         else:
@@ -1299,6 +1311,12 @@ class TableApp(App[int]):
         if self.save_asked and self.phase != "over":
             question += " The deals played so far are saved as hand histories."
         self.push_screen(Confirm(question), answer)
+
+
+def _my_pile_due(view: SeatView) -> int | None:
+    """The pile card the person must still put down: ``pile_due`` is the seat to play's, so
+    between the person's turns it names a bot's card (not in the person's hand)."""
+    return view.pile_due if view.my_turn else None
 
 
 _APP_KEYS: Final = {"show": "press w", "layoff": "f", "back": "b", "open": "o", "meld": "m"}

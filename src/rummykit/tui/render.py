@@ -769,13 +769,13 @@ def table_strip(
                 out.append(f" onto meld {first.meld}")
             out.append(" · ")
         out.append(f"After what can go down, {leftover.cost} points stay in your hand")
-    if view.pile_due is not None:
+    if view.pile_due is not None and view.my_turn:  # the seat to play's card, not always ours
         out.append("\nThe ")
         out.append_text(card_text(view.pile_due))
         out.append(" you took from the pile must go down this turn")
         if any(a.kind is ActionKind.PUT_BACK for a in legal):
             out.append(f" ({keys.get('back', 'b')} puts it back)")
-    if view.owed_jokers:
+    if view.owed_jokers and view.my_turn:
         out.append("\nLay the freed joker down again before you throw")
     return out
 
