@@ -132,9 +132,9 @@ class KeyPlayer:
                 return
             if isinstance(screen, TableScreen) and not app.busy:
                 view = app.view()
-                if view is None or view.my_turn:
-                    if not any(w.is_running for w in app.workers):
-                        return
+                idle = not any(w.is_running for w in app.workers)
+                if (view is None or view.my_turn) and idle:
+                    return
             await asyncio.sleep(0.002)
         raise AssertionError("the game never came back to the person:\n" + screen_text(app))
 

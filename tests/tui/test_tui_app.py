@@ -99,13 +99,13 @@ def test_a_whole_nepali_match_by_keys_fits_and_shows_only_the_seat(size: tuple[i
 def test_rummy40_by_keys_opening_laying_off_and_swapping_through_marks_and_picks() -> None:
     kinds: set[ActionKind] = set()
     picks = 0
+    holder: dict[str, KeyPlayer] = {}
+
+    async def body(app: TableApp, player: KeyPlayer) -> None:
+        holder["p"] = player
+        await player.play()
+
     for seed in (6, 17, 22, 27):
-        holder: dict[str, KeyPlayer] = {}
-
-        async def body(app: TableApp, player: KeyPlayer) -> None:
-            holder["p"] = player
-            await player.play()
-
         app = run_app(settings(RUMMY40, 2, seed=seed), body, swaps=True)
         player = holder["p"]
         session = app.session
