@@ -338,7 +338,7 @@ class TableScreen(Screen[None]):
         Binding("a", "hint", "hint", show=False),
         Binding("v", "log", "log", show=False),
         Binding("c", "sheet", "sheet", show=False),
-        Binding("S", "save", "save", show=False),
+        Binding("S,shift+s", "save", "save", show=False),
         Binding("question_mark,f1", "help", "help", show=False),
         Binding("q", "quit_game", "quit", show=False),
     ]
@@ -350,7 +350,7 @@ class TableScreen(Screen[None]):
     TableScreen #header, TableScreen #seats, TableScreen #melds { height: auto; }
     TableScreen #moves { height: 1fr; min-height: 0; color: $text-muted; }
     TableScreen #hand, TableScreen #strip, TableScreen #keys { height: auto; }
-    TableScreen #status { height: 1; }
+    TableScreen #status { height: auto; max-height: 3; }
     """
 
     def compose(self) -> ComposeResult:
@@ -459,7 +459,7 @@ class SheetScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "next", "next deal"),
         Binding("v", "log", "log"),
-        Binding("S", "save", "save"),
+        Binding("S,shift+s", "save", "save"),
         Binding("q", "quit_game", "quit"),
         Binding("up,k", "scroll(-1)", "up", show=False),
         Binding("down,j", "scroll(1)", "down", show=False),
@@ -617,6 +617,7 @@ class TableApp(App[int]):
         self.played.append((deal, names))
         self.phase = "deal"
         self.layout = Layout()
+        self._by_rank = False
         self.status = Text()
         self._hand_out_events()
         if me is not None:
@@ -858,7 +859,7 @@ class TableApp(App[int]):
             ]
         screen.query_one("#hand", Static).update(Group(*hand))
         screen.query_one("#strip", Static).update(self._strip(view))
-        screen.query_one("#status", Static).update(self._fit(self.status, width))
+        screen.query_one("#status", Static).update(self.status)
         keys = panels.keys_lines(panels.turn_keys(view, hints=self.settings.hints, busy=self.busy), width)
         screen.query_one("#keys", Static).update(Group(*keys))
         self.drawn_lines = {
@@ -955,6 +956,7 @@ class TableApp(App[int]):
     def regroup(self) -> None:
         if self.view() is None:
             return
+        self._by_rank = False  # r after g: by suit first
         if self._auto_group():
             self.say("Grouped the way the rules read the hand.")
         else:
@@ -1293,8 +1295,8 @@ class TableApp(App[int]):
                 self.screen.say(self._saved_text())
             return
         message = Text(
-            f"The hand histories will be written to {self._target()} when the match is over "
-            "(a deal's seed would tell the deals still to come).",
+            "Hand histories: written when the match is over (a deal's seed tells the deals to come), "
+            f"to {self._target()}",
             style="green",
         )
         if isinstance(self.screen, SheetScreen):
