@@ -5,6 +5,7 @@ the too-small notice, and hand histories that replay."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -45,7 +46,20 @@ def run_app(
             await player.settle()
             await body(app, player)
 
-    asyncio.run(go())
+    # in a thread of its own: other tests of the suite may leave an event loop running in this one
+    failure: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(go())
+        except BaseException as e:
+            failure.append(e)
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
     return app
 
 
