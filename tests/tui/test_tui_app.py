@@ -394,11 +394,14 @@ def test_a_remi51_deal_whose_pile_starts_empty_is_drawn() -> None:
         seq=0, seat=1, hands=(None, None), pile_top=None, cut=None, wild=None, first=0, stock_count=77
     )  # type: ignore[arg-type]
     log.add(dealt)
-    assert line_plain(log.lines[-1]) == "Bikash deals; You play first. Pile: empty"
+    said = line_plain(log.lines[-1])
+    assert said == "Bikash deals; You play first. No card is turned up: the first throw starts the pile"
     from rummykit.engine.deal import new_deal
 
     deal = new_deal(REMI51.replace(players=2), 1)
-    view = replace(deal.view(0), pile=(), pile_top=None)
+    view = deal.view(0)
+    assert view.pile_top is None  # Remi 51 turns no card up at the deal
+    assert replace(view, pile=()) == view
     head = panels.header_lines(view, "Remi 51", "deal 1", 80, ("You", "Bikash"), None)
     assert "Pile empty" in head[-1].plain
     keys = panels.keys_lines(panels.turn_keys(view, hints=True, busy=False), 80)
