@@ -72,7 +72,7 @@ RUN_INSTEAD: dict[str, str] = {
 # Interactive commands get their keys on stdin: quit, and yes to "Quit the game?".
 STDIN: dict[str, str] = {
     "rummykit play --rules nepali --players 4 --bots hard": "q\ny\n",
-    "rummykit play --rules rummy40 --players 3": "q\ny\n",
+    "rummykit play --rules rummy40 --players 3 --histories hist/": "q\ny\n",
 }
 
 
