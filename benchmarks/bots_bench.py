@@ -111,8 +111,9 @@ TABLE_NOTES = [
 def _line(seats: int, a: str, b: str, data: dict[str, Any], preset: str) -> str:
     x, y = data["bots"][a], data["bots"][b]
     lo, hi = x["ci95"]
+    decks = data.get("decks", data["deals"])  # the report's older shape called the decks "deals"
     return (
-        f"| {preset} | {seats} | {a} vs {b} | {data['deals']} | {x['points_per_deal']:+.2f} "
+        f"| {preset} | {seats} | {a} vs {b} | {decks} | {x['points_per_deal']:+.2f} "
         f"| [{lo:+.2f}, {hi:+.2f}] "
         f"| {100 * x['deal_win_rate']:.1f}% | {x['drops']} | {x['median_ms']:.1f} | {x['p99_ms']:.1f} "
         f"| {x['max_ms']:.0f} | {y['median_ms']:.1f} | {y['p99_ms']:.1f} |"

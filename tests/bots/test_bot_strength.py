@@ -23,7 +23,7 @@ def test_easy_is_far_below_the_other_levels_and_none_falls_clearly_behind() -> N
     data = summary(plan, tournament(plan, 10, 1), 0.0, 1)
     points = {name: b["points_per_deal"] for name, b in data["bots"].items()}
     easy, medium, hard, expert = (points[n] for n in LEVELS)
-    assert data["plays"] == 40  # every deck in each of the four rotations
+    assert data["deals"] == 40  # every deck in each of the four rotations
     assert easy + 15 < min(medium, hard, expert)
     assert hard > medium - 15 and expert > hard - 12
     drops = {name: b["drops"] for name, b in data["bots"].items()}
