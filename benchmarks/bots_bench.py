@@ -76,9 +76,9 @@ POOL_NOTES = [
     "its charge, and playing on charged the learned chance of a loss that puts the seat out) hard",
     "dropped more near the limit and won fewer matches; each drop adds to the total too, and",
     "playing on may win the deal.  So hard plays with `out_penalty=0`: compel only, a small gain",
-    "(Pool 101: 50.8%, its interval clear of 50% only just).  The issue's target (a clearly",
-    "pool-aware bot that wins more matches than hard) is not reached; the rejoin decision is the",
-    "simulator's (rejoin whenever the rules allow) for both bots.",
+    "at best (50.8% at both pools: one match seed in 60 went otherwise; the interval holds 50%).",
+    "The issue's target (a clearly pool-aware bot that wins more matches than hard) is not reached;",
+    "the rejoin decision is the simulator's (rejoin whenever the rules allow) for both bots.",
 ]
 
 
