@@ -14,6 +14,7 @@ move after its pace, an away seat's deadline, the next deal) or until something 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -32,6 +33,7 @@ from rummykit.bots.hint import hint
 from rummykit.engine.events import Action, ActionKind
 from rummykit.engine.history import dump as dump_history
 from rummykit.engine.rules import Rules, RulesError, get_preset
+from rummykit.server.limits import ServerLimits, client_address
 from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
     HELLO_TIMEOUT,
@@ -44,6 +46,8 @@ from rummykit.server.protocol import (
     cards_text,
     dumps,
     parse_message,
+    peek_id,
+    plain_id,
 )
 from rummykit.server.table import Entry, Intent, SeatInfo, Step, Table, TableOptions
 from rummykit.storage import NewSeat, SeatRow, Store, StoreError, hash_token
@@ -98,6 +102,10 @@ class Conn:
             self.queue.put_nowait(None)
 
     def error(self, refusal: Refusal, msg_id: str | int | None = None) -> None:
+        """Send ``refusal`` to this client, with the id of the message it answers (``msg_id``, or
+        the one :func:`parse_message` read before it refused the message)."""
+        if msg_id is None:
+            msg_id = refusal.msg_id
         live = self.live
         out: dict[str, Any] = {
             "type": "error",
@@ -162,10 +170,11 @@ class Hub:
         *,
         defaults: TableOptions | None = None,
         allow_seed: bool = False,
-        message_rate: tuple[float, float] | None = RATE,
+        limits: ServerLimits | None = None,
     ) -> None:
         self.store = store
-        self.message_rate = message_rate
+        self.limits = limits or ServerLimits()
+        self.message_rate = self.limits.message_rate
         # Writes go through one thread on SQLite: it takes one writer at a time anyway, and
         # threads queueing on its lock sleep in whole milliseconds.  PostgreSQL takes several.
         sqlite = store.engine.dialect.name == "sqlite"
@@ -176,6 +185,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._sockets: collections.Counter[str] = collections.Counter()  # open sockets per client
 
     # ---- life cycle ----------------------------------------------------------------------------
 
@@ -577,8 +587,21 @@ class Hub:
         await ws.accept()
         conn = Conn(ws, self.message_rate)
         writer = asyncio.get_running_loop().create_task(conn.writer())
+        client = client_address(ws, self.limits.client_header)
+        most = self.limits.sockets_per_client
+        self._sockets[client] += 1
         try:
-            live = await self.load(match_id) if _plausible_id(match_id) else None
+            if most and self._sockets[client] > most:
+                conn.error(
+                    Refusal(
+                        "too many connections from your address",
+                        f"at most {most} open at once: close some tables' windows",
+                        f"{self._sockets[client]} connections",
+                    )
+                )
+                conn.close(1013)  # try again later
+                return
+            live = await self.load(match_id) if plain_id(match_id) else None
             if live is None:
                 conn.error(Refusal(f"no match {match_id[:40]!r} here", "a table's link", match_id[:40]))
                 conn.close(4404)
@@ -598,6 +621,9 @@ class Hub:
         finally:
             # Plain code, no await: this runs even when the connection's task is being cancelled.
             self._detach(conn)
+            self._sockets[client] -= 1
+            if self._sockets[client] <= 0:
+                del self._sockets[client]
             conn.state = ConnState.CLOSED
             if conn.close_code is None:
                 conn.close(1000)
@@ -620,8 +646,12 @@ class Hub:
                 return False
             if message["type"] == "websocket.disconnect":
                 return False
+            text = message.get("text")
+            if not conn.take_token():  # before hello too: a socket that never says hello is no cheaper
+                conn.error(self._too_fast(conn), peek_id(text))
+                continue
             try:
-                msg = parse_message(message.get("text"))
+                msg = parse_message(text)
             except Refusal as e:
                 conn.error(e)
                 continue
@@ -734,8 +764,8 @@ class Hub:
         msg_id: str | int | None = None
         try:
             if not conn.take_token():
-                limit = (conn.rate or RATE)[1]
-                raise Refusal("too many messages", f"at most {limit:g} messages a second", "a burst")
+                msg_id = peek_id(text)
+                raise self._too_fast(conn)
             msg = parse_message(text)
             msg_id = msg.id
             if msg.type == "ping":
@@ -753,6 +783,11 @@ class Hub:
                 await self._shielded(self._submit(conn, live, msg))
         except Refusal as e:
             conn.error(e, msg_id)
+
+    @staticmethod
+    def _too_fast(conn: Conn) -> Refusal:
+        limit = (conn.rate or RATE)[1]
+        return Refusal("too many messages", f"at most {limit:g} messages a second", "a burst")
 
     async def _submit(self, conn: Conn, live: Live, msg: Message) -> None:
         assert conn.seat is not None
@@ -861,10 +896,6 @@ class Hub:
             "connections": sum(len(live.conns) for live in self.tables.values()),
             "broken": sorted(m for m, live in self.tables.items() if live.table.broken),
         }
-
-
-def _plausible_id(match_id: str) -> bool:
-    return 1 <= len(match_id) <= 32 and match_id.isalnum()
 
 
 def _intent(msg: Message) -> Intent:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummykit.bots import BOT_NAMES, TABLE_BOTS
+from rummykit.engine.match import MAX_SEATS
 from rummykit.engine.rules import PRESET_NAMES, PRESETS, Rules, RulesError, apply_settings, get_preset
 from rummykit.server.protocol import Refusal
 from rummykit.server.table import TableOptions
@@ -149,6 +150,8 @@ def _mapping(value: object, what: str) -> Mapping[str, Any]:
 def _name(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise _bad(f"{what} must be text", "a name of 1 to 40 characters", value)
+    if len(value) > 4 * MAX_NAME:  # not worth tidying up: no spacing makes this a name
+        raise _bad(f"{what} must be 1 to {MAX_NAME} printable characters", "a short name", value)
     name = " ".join(value.split())
     if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
         raise _bad(f"{what} must be 1 to {MAX_NAME} printable characters", "a short name", value)
@@ -190,6 +193,8 @@ def _seats(raw: object, players: int, difficulty: str, bots: Sequence[str]) -> t
         items: list[Mapping[str, Any]] = [{"kind": "human", "name": "You"}]
         items += [{"kind": "bot"} for _ in range(players - 1)]
     elif isinstance(raw, list):
+        if len(raw) != players:  # counted before anything is built from it
+            raise _bad(f"{len(raw)} seats for players={players}", f"{players} seats", len(raw))
         items = [_mapping(item, "a seat") for item in raw]
     else:
         raise _bad("seats must be a list", "seats: [{kind, name, bot}, ...]", type(raw).__name__)
@@ -266,6 +271,8 @@ def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -
     settings = _mapping(data.get("settings"), "settings")
     raw_seats = data.get("seats")
     count = len(raw_seats) if isinstance(raw_seats, Sequence) and not isinstance(raw_seats, str) else None
+    if count is not None and not 1 <= count <= MAX_SEATS:
+        raise _bad(f"{count} seats", f"2 to {MAX_SEATS} seats (the preset's range)", count)
     rules = _rules(preset, settings, count)
     bots = table_bot_names() if rules.is_table else BOT_NAMES
     difficulty = data.get("difficulty", settings.get("difficulty", default_difficulty(rules)))

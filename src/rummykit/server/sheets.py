@@ -20,13 +20,27 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from rummykit.engine.match import Match, PoolFormat, Status, compel_from, default_charge, rejoin_limit
+from rummykit.engine.match import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Match,
+    PoolFormat,
+    Status,
+    compel_from,
+    default_charge,
+    rejoin_limit,
+)
 from rummykit.engine.rules import PRESET_NAMES, PRESETS, RulesError, normalize_preset_name
+from rummykit.server.limits import (
+    HttpRefusal,
+    ServerLimits,
+    read_json,
+)
+from rummykit.server.protocol import plain_id, url_token
 from rummykit.sheet import sheet_html, sheet_pdf, sheet_view
 from rummykit.sheet.entry import (
     EDITABLE_SETTINGS,
@@ -52,9 +66,9 @@ __all__ = ["EDIT_HEADER", "SHEET_FORMATS", "sheet_routes"]
 
 STATIC: Final = Path(__file__).parent / "static"
 EDIT_HEADER: Final = "X-Edit-Token"
-MAX_BODY: Final = 16 * 1024
 MAX_TITLE: Final = 200
 MAX_NAME: Final = 40
+MAX_ENTRY: Final = 16  # characters of one player's entry ("-120WD" is six)
 # The formats the new-sheet form offers first, with the name people know them by; any other
 # preset is accepted by name too (the sheet only adds what is typed).
 SHEET_FORMATS: Final[Mapping[str, str]] = {
@@ -231,14 +245,8 @@ def _formats_json() -> dict[str, Any]:
 # ---- reading requests ---------------------------------------------------------------------------
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"the body is {len(raw)} bytes", f"at most {MAX_BODY} bytes", f"{len(raw)} bytes")
-    try:
-        data = orjson.loads(raw) if raw.strip() else {}
-    except orjson.JSONDecodeError as e:
-        raise Refused(400, f"not JSON: {e}", "a JSON object", "text that is not JSON") from None
+async def _body(request: Request, limits: ServerLimits) -> dict[str, Any]:
+    data = await read_json(request, limits)  # capped in bytes and nesting before it is read
     if not isinstance(data, dict):
         raise Refused(400, "the body is not a JSON object", "a JSON object", type(data).__name__)
     return data
@@ -248,6 +256,13 @@ def _entries(data: Mapping[str, Any]) -> list[str]:
     """The deal's entries: a list with one string (or number) per player, or one line of text."""
     raw = data.get("entries")
     expected = 'entries: one per player, e.g. ["W", "25", "D", "-"], or a line "W 25 D -"'
+    # counted before anything is built: a sheet has at most MAX_SEATS players
+    if isinstance(raw, str) and len(raw) > MAX_SEATS * (MAX_ENTRY + 1):
+        raise Refused(400, "the line of entries is too long", expected, f"{len(raw)} characters")
+    if isinstance(raw, list) and len(raw) > MAX_SEATS:
+        raise Refused(400, f"{len(raw)} entries", f"at most {MAX_SEATS}: {expected}", f"{len(raw)} entries")
+    if isinstance(raw, list) and any(isinstance(t, str) and len(t) > MAX_ENTRY for t in raw):
+        raise Refused(400, "an entry is too long", f"at most {MAX_ENTRY} characters each", None)
     if isinstance(raw, str):
         tokens = split_entries([raw])
     elif isinstance(raw, list) and all(
@@ -261,12 +276,24 @@ def _entries(data: Mapping[str, Any]) -> list[str]:
     return tokens
 
 
+def _players_out_of_range(count: int) -> str:
+    return f"a match has {MIN_SEATS} to {MAX_SEATS} players, not {str(count)[:20]}"  # the match's words
+
+
 def _names(raw: object) -> list[str] | int:
-    expected = "players: 2 to 8 names, in seat order"
-    if isinstance(raw, str):
-        raw = [name for name in raw.split(",")]
+    """The players: names, a line of them separated by commas, or how many.  Every count is
+    checked before a name is made (a count of 10**9 once built 10**9 names first)."""
+    expected = f"players: {MIN_SEATS} to {MAX_SEATS} names, in seat order"
     if isinstance(raw, int) and not isinstance(raw, bool):
+        if not MIN_SEATS <= raw <= MAX_SEATS:
+            raise Refused(400, _players_out_of_range(raw), expected, str(raw)[:20])
         return raw
+    if isinstance(raw, str):
+        if len(raw) > MAX_SEATS * (MAX_NAME + 1):
+            raise Refused(400, "the list of names is too long", expected, f"{len(raw)} characters")
+        raw = [name for name in raw.split(",")]
+    if isinstance(raw, list) and not MIN_SEATS <= len(raw) <= MAX_SEATS:
+        raise Refused(400, _players_out_of_range(len(raw)), expected, f"{len(raw)} names")
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         raise Refused(400, "name the players", expected, None if raw is None else _clip(raw))
     names = [name.strip() for name in raw]
@@ -297,8 +324,11 @@ def _paper(request: Request) -> str:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def sheet_routes(store: Store) -> list[BaseRoute]:
-    """The score sheet's pages and API on ``store``; mount them before the static files."""
+def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseRoute]:
+    """The score sheet's pages and API on ``store``; mount them before the static files.
+    ``limits``: the body cap and the counts a request may carry."""
+    limits = limits or ServerLimits()
+
     # One lock per sheet: two requests changing the same sheet at once would each replay the
     # stored log and the later save would drop the other's deal.
     locks: dict[str, asyncio.Lock] = {}
@@ -307,7 +337,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         async def run(request: Request) -> Response:
             try:
                 return await handler(request)
-            except Refused as e:
+            except (Refused, HttpRefusal) as e:
                 return e.response()
             except StoreError as e:
                 return Refused(503, f"the database failed: {e}").response()
@@ -315,7 +345,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         return run
 
     async def load(sheet_id: str) -> tuple[SheetRow, Match, str]:
-        if not (1 <= len(sheet_id) <= 32 and sheet_id.isalnum()):
+        if not plain_id(sheet_id):
             raise Refused(404, f"no sheet {_clip(sheet_id, 40)!r}", "a sheet id from a link", sheet_id[:40])
         row = await asyncio.to_thread(store.sheet, sheet_id)
         if row is None:
@@ -326,7 +356,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
 
     async def load_shared(share: str) -> tuple[SheetRow, Match, str]:
         row = None
-        if 1 <= len(share) <= 64:
+        if url_token(share):
             row = await asyncio.to_thread(store.sheet_by_share, share)
         if row is None:
             raise Refused(404, "no sheet is shared by this link", "a share link", share[:64])
@@ -369,7 +399,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
 
         async def handler(request: Request) -> Response:
             sheet_id = await editable(request)
-            data = await _body(request)
+            data = await _body(request, limits)
             lock = locks.setdefault(sheet_id, asyncio.Lock())
             async with lock:
                 row, match, title = await load(sheet_id)
@@ -411,7 +441,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         return JSONResponse({"sheets": [_list_entry(row) for row in rows]})
 
     async def create(request: Request) -> Response:
-        data = await _body(request)
+        data = await _body(request, limits)
         preset = data.get("preset", data.get("format"))
         if not isinstance(preset, str):
             raise Refused(
@@ -425,6 +455,8 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         if not isinstance(title, str) or len(title) > MAX_TITLE:
             raise Refused(400, "the title is too long or not text", f"at most {MAX_TITLE} letters")
         dealer = data.get("dealer")
+        if isinstance(dealer, str) and len(dealer) > MAX_NAME:
+            raise Refused(400, "dealer is a player's name", f"at most {MAX_NAME} letters", _clip(dealer))
         if dealer is not None and not isinstance(dealer, str | int):
             raise Refused(400, "dealer is a player's name", "a name or a seat number from 1", _clip(dealer))
         try:
@@ -466,7 +498,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
             if not 0 <= who < match.players:
                 raise Refused(400, f"no seat {who}", f"a seat from 0 to {match.players - 1}", str(who))
             who = match.names[who]  # a seat index
-        if not isinstance(who, str) or not who.strip():
+        if not isinstance(who, str) or not who.strip() or len(who) > MAX_NAME:
             raise Refused(400, "name the player who rejoins", 'player: a name, e.g. {"player": "Asha"}')
         return rejoin(match, who)
 
