@@ -9,16 +9,19 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Msg, Sock, make_app, new_table, running
+from server_helpers import Msg, Sock, drive, live_table, make_app, new_table, phase_of, running, scripted
 from starlette.testclient import TestClient
 from test_server_serve import free_port
 
+from rummykit.server import hub as hub_module
+from rummykit.server import sheets as sheets_module
 from rummykit.server.limits import RateLimiter, ServerLimits
 from rummykit.server.protocol import Refusal, parse_message, whole_number
 from rummykit.server.sheets import EDIT_HEADER
@@ -101,6 +104,8 @@ def make_sheet(client: TestClient, **body: Any) -> Msg:
         ({"seats": [{"kind": "bot"}] * 20}, "20 seats"),
         ({"seats": []}, "0 seats"),
         ({"seats": [{"kind": "human", "name": "x" * 5000}, {"kind": "bot"}]}, "printable characters"),
+        ({"settings": {"rounds": 51}}, "rounds=51 is more than this server plays"),
+        ({"settings": {"rounds": 1000}}, "rounds=1000 is more than this server plays"),
     ],
 )
 def test_a_table_asking_too_much_is_refused_with_the_reason(
@@ -146,6 +151,20 @@ def test_a_deal_entry_too_big_is_refused_before_it_is_split(
         headers={EDIT_HEADER: made["edit_token"]},
     )
     assert words in refusal(r, 400)["error"]
+
+
+def test_a_sheet_holds_at_most_max_sheet_deals(sqlite_url: str) -> None:
+    with running(make_app(sqlite_url, limits=ServerLimits.lifted(max_sheet_deals=3))) as client:
+        made = make_sheet(client, preset="nepali", players=["Asha", "Bikash"], settings={"rounds": 10})
+        auth = {EDIT_HEADER: made["edit_token"]}
+        for _ in range(3):
+            assert client.post(
+                f"/api/sheets/{made['id']}/deals", json={"entries": "W 10"}, headers=auth
+            ).is_success
+        r = client.post(f"/api/sheets/{made['id']}/deals", json={"entries": "W 10"}, headers=auth)
+        got = refusal(r, 400)
+        assert got["error"] == "this sheet is full: 3 deals" and got["got"] == "deal 4"
+        assert client.get(f"/api/sheets/{made['id']}").json()["deals"] == 3
 
 
 # ---- bodies: capped before they are read ------------------------------------------------------
@@ -344,6 +363,28 @@ def test_one_client_holds_a_bounded_number_of_sockets(sqlite_url: str) -> None:
 # ---- creation limits per client --------------------------------------------------------------
 
 
+def test_new_tables_and_sheets_are_limited_per_client(sqlite_url: str) -> None:
+    limits = ServerLimits.lifted(table_rate=(2.0, 0.0001), sheet_rate=(2.0, 0.0001))
+    with running(make_app(sqlite_url, limits=limits)) as client:
+        for path, body, what in (
+            ("/api/tables", {"seats": HUMAN_AND_BOT}, "tables"),
+            ("/api/sheets", {"preset": "pool101", "players": ["A", "B"]}, "sheets"),
+        ):
+            assert [client.post(path, json=body).status_code for _ in range(2)] == [201, 201]
+            r = client.post(path, json=body)
+            assert refusal(r, 429)["error"] == f"too many new {what} from your address"
+            assert int(r.headers["retry-after"]) >= 1
+            # a proxy header is not trusted unless the server is told to
+            assert client.post(path, json=body, headers={"x-forwarded-for": "10.0.0.9"}).status_code == 429
+    limits = ServerLimits.lifted(table_rate=(1.0, 0.0001), client_header="x-forwarded-for")
+    with running(make_app(sqlite_url, limits=limits)) as client:
+        via = {"x-forwarded-for": "203.0.113.9, 10.0.0.1"}  # the proxy saw 10.0.0.1
+        assert client.post("/api/tables", json={"seats": HUMAN_AND_BOT}, headers=via).status_code == 201
+        assert client.post("/api/tables", json={"seats": HUMAN_AND_BOT}, headers=via).status_code == 429
+        other = {"x-forwarded-for": "203.0.113.9, 10.0.0.2"}
+        assert client.post("/api/tables", json={"seats": HUMAN_AND_BOT}, headers=other).status_code == 201
+
+
 def test_a_rate_limiter_remembers_a_bounded_number_of_clients() -> None:
     limiter = RateLimiter((1.0, 1.0), kept=3)
     assert [limiter.take(f"c{i}", now=0.0) for i in range(5)] == [0.0] * 5
@@ -355,13 +396,315 @@ def test_a_rate_limiter_remembers_a_bounded_number_of_clients() -> None:
 # ---- tables waiting for players: timed out, evicted for room --------------------------------
 
 
+def status_of(client: TestClient, match_id: str) -> str:
+    row = client.app.state.store.match(match_id)  # type: ignore[attr-defined]
+    return str(row.status)
+
+
+def test_a_table_nobody_opens_is_closed_and_its_link_says_so(sqlite_url: str) -> None:
+    app = make_app(sqlite_url, limits=ServerLimits.lifted(waiting_timeout=0.3))
+    with running(app) as client:
+        t = new_table(client, seats=HUMAN_AND_BOT)
+        mid, token = t["match_id"], t["seats"][0]["token"]
+        eventually(lambda: status_of(client, mid) == "evicted", "the waiting table is closed")
+        assert mid not in app.state.hub.tables
+        got = refusal(client.get(f"/api/tables/{mid}", params={"seat_token": token}), 410)
+        assert (
+            got["error"]
+            == "this table was closed after waiting 0.3 seconds for its players with nobody at it"
+        )
+        assert got["expected"] == "a new table from the lobby"
+        refusal(client.get(f"/api/matches/{mid}"), 410)
+        s = Sock(client, mid)
+        assert s.recv()["reason"] == got["error"]
+        assert s.recv() == {"type": "closed", "code": 4410}
+        listed = client.get("/api/matches", headers={"X-Tokens": token}).json()["matches"]
+        assert [(m["match_id"], m["status"]) for m in listed] == [(mid, "evicted")]
+    with running(make_app(sqlite_url)) as client:  # a restart does not bring it back
+        assert mid not in client.app.state.hub.tables  # type: ignore[attr-defined]
+        refusal(client.get(f"/api/tables/{mid}", params={"seat_token": token}), 410)
+
+
+def test_a_waiting_table_with_someone_at_it_is_not_closed(sqlite_url: str) -> None:
+    app = make_app(sqlite_url, limits=ServerLimits.lifted(waiting_timeout=0.3))
+    with running(app) as client:
+        seats = [{"kind": "human", "name": "Asha"}, {"kind": "human", "name": "Bina"}]
+        t = new_table(client, seats=seats)
+        mid = t["match_id"]
+        asha = Sock(client, mid, "Asha")
+        asha.hello(seat_token=t["seats"][0]["token"])
+        time.sleep(1.0)  # more than three time-outs with Asha at the table
+        assert mid in app.state.hub.tables and status_of(client, mid) == "playing"
+        assert phase_of(asha) == "waiting"  # for Bina
+        asha.close()  # now nobody is at it: its time-out starts
+        eventually(lambda: status_of(client, mid) == "evicted", "the table is closed once Asha left")
+
+
+def test_room_is_made_from_idle_waiting_tables_and_bots_never_a_human_game(sqlite_url: str) -> None:
+    limits = ServerLimits.lifted(max_tables=3, max_waiting=2)
+    app = make_app(sqlite_url, limits=limits)
+    slow = {"bot_pace": 30}
+    two = [{"kind": "human", "name": "Asha"}, {"kind": "human", "name": "Bina"}]  # waits for Bina
+    with running(app) as client:
+        hub = app.state.hub
+        idle = new_table(client, seats=two)["match_id"]
+        kept = new_table(client, seats=two)
+        Sock(client, kept["match_id"]).hello(seat_token=kept["seats"][0]["token"])
+        third = new_table(client, seats=two)  # two waiting already: the idle one goes
+        assert status_of(client, idle) == "evicted" and idle not in hub.tables
+        assert kept["match_id"] in hub.tables and third["match_id"] in hub.tables
+        Sock(client, third["match_id"]).hello(seat_token=third["seats"][0]["token"])
+        # two waiting tables, each with a person at it: no room for a third
+        r = client.post("/api/tables", json={"seats": two})
+        got = refusal(r, 503)
+        assert got["error"] == "the server is full: 2 tables waiting for their players are open"
+        assert r.headers["retry-after"] == "60"
+        # a table of bots only does not wait; the third of three, the limit
+        bots = new_table(client, seats=BOTS, options=slow)["match_id"]
+        more = new_table(client, seats=BOTS, options=slow)  # full: the oldest bots' table goes
+        assert status_of(client, bots) == "evicted" and more["match_id"] in hub.tables
+        Sock(client, more["match_id"]).hello(watch_token=more["watch_token"])  # now watched
+        r = client.post("/api/tables", json={"seats": BOTS, "options": slow})
+        assert refusal(r, 503)["error"] == "the server is full: 3 tables are open"
+        # the games with people at them were never touched
+        for t in (kept, third):
+            assert status_of(client, t["match_id"]) == "playing" and t["match_id"] in hub.tables
+
+
+def test_a_table_everyone_left_long_ago_makes_room_one_with_a_person_never(sqlite_url: str) -> None:
+    app = make_app(sqlite_url, limits=ServerLimits.lifted(max_tables=1, waiting_timeout=0.5))
+    with running(app) as client:
+        t = new_table(client, seats=HUMAN_AND_BOT)
+        asha = Sock(client, t["match_id"], "Asha")
+        asha.hello(seat_token=t["seats"][0]["token"])
+        asha.wait(lambda: phase_of(asha) == "playing")
+        time.sleep(1.0)  # past the time-out, with Asha at the table: no room
+        assert refusal(client.post("/api/tables", json={"seats": HUMAN_AND_BOT}), 503)
+        asha.close()  # she leaves; her away turns wait (away_time 30 s) and nobody comes back
+        codes: list[int] = []
+        eventually(
+            lambda: (
+                codes.append(client.post("/api/tables", json={"seats": HUMAN_AND_BOT}).status_code)
+                or codes[-1] == 201
+            ),
+            "the table everyone left makes room",
+        )
+        assert status_of(client, t["match_id"]) == "evicted"
+        got = refusal(
+            client.get(f"/api/tables/{t['match_id']}", params={"seat_token": t["seats"][0]["token"]}), 410
+        )
+        assert got["error"] == (
+            "this table was closed to make room for a new table: "
+            "everyone had left it more than 0.5 seconds before"
+        )
+
+
 # ---- a table of bots only: bounded rounds, a floor on its pace -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"settings": {"rounds": 11}}, "a table of bots only plays at most 10 rounds"),
+        ({"options": {"bot_pace": 0}}, "a table of bots only moves at most once every 0.5 seconds"),
+        ({"options": {"bot_pace": 0.2}}, "a table of bots only moves at most once every 0.5 seconds"),
+        ({"preset": "pool101", "settings": {"pool_out": 5001}}, "its preset's pool_out (101) or less"),
+    ],
+)
+def test_a_table_of_bots_only_asks_a_bounded_match(sqlite_url: str, body: Msg, words: str) -> None:
+    with running(make_app(sqlite_url, limits=ServerLimits(table_rate=None))) as client:
+        got = refusal(client.post("/api/tables", json={"seats": BOTS, **body}), 400)
+        assert got["error"] == words or words in got["error"], got
+        # with a person at the table the same match is fine
+        assert client.post("/api/tables", json={"seats": HUMAN_AND_BOT, **body}).status_code == 201
+
+
+def test_a_table_of_bots_only_gets_the_minimum_pace_by_default(sqlite_url: str) -> None:
+    with running(make_app(sqlite_url, limits=ServerLimits(table_rate=None))) as client:
+        bots = new_table(client, seats=BOTS)  # the server's default pace here is 0 (tests)
+        assert live_table(client.app, bots["match_id"]).options.bot_pace == 0.5  # type: ignore[arg-type]
+        people = new_table(client, seats=HUMAN_AND_BOT)
+        assert live_table(client.app, people["match_id"]).options.bot_pace == 0.0  # type: ignore[arg-type]
+
+
+def test_a_table_nobody_is_connected_to_moves_no_faster_than_the_floor(sqlite_url: str) -> None:
+    # A floor of 1000 s: while Asha is away nothing moves (the table would otherwise play her
+    # turns at once, away_time 0, and the bot's at pace 0); back at the table, it plays on.
+    limits = ServerLimits.lifted(bot_min_pace=1000.0)
+    app = make_app(sqlite_url, limits=limits, away_time=0.0, away_turns=1000)
+    with running(app) as client:
+        t = new_table(client, seats=HUMAN_AND_BOT, settings={"rounds": 1}, seed="floor")
+        mid, token = t["match_id"], t["seats"][0]["token"]
+        asha = Sock(client, mid, "Asha")
+        asha.hello(seat_token=token)
+        asha.wait(lambda: phase_of(asha) == "playing")
+        asha.close()
+        table = live_table(app, mid)
+        eventually(lambda: not table.connected[0], "Asha is away")
+        before = table.version
+        time.sleep(1.0)  # at pace 0 the whole deal would be played in this second
+        # (a bot's move already under way when she left may land)
+        assert table.version <= before + 1, "the table played on while nobody was at it"
+        asha = Sock(client, mid, "Asha")
+        asha.hello(seat_token=token)
+        drive([asha], lambda: table.version > before + 6 or phase_of(asha) != "playing")  # at once again
+        assert table.version > before + 6
 
 
 # ---- hints: one search per seat and version, in a pool of their own ---------------------------
 
 
+def test_a_hint_flood_runs_one_search_a_version_and_another_table_plays_on(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searches: list[int] = []
+    real = hub_module.hint
+
+    def counted(view: Any, **kwargs: Any) -> Any:
+        searches.append(view.seat)
+        return real(view, **kwargs)
+
+    monkeypatch.setattr(hub_module, "hint", counted)
+    app = make_app(sqlite_url)
+    with running(app) as client:
+        a = new_table(client, seats=HUMAN_AND_BOT, seed="flood-1", options={"hints": True})
+        asha = Sock(client, a["match_id"], "Asha")
+        asha.hello(seat_token=a["seats"][0]["token"])
+        asha.wait(lambda: asha.view is not None and asha.view["legal"] is not None)
+        b = new_table(
+            client,
+            seats=[{"kind": "human", "name": "Cleo"}, {"kind": "bot", "bot": "greedy"}],
+            settings={"rounds": 1},
+            seed="calm",
+        )
+        cleo = Sock(client, b["match_id"], "Cleo")
+        cleo.hello(seat_token=b["seats"][0]["token"])
+        # Asha floods hints at one version while Cleo plays her whole match
+        flood = 200
+        for i in range(flood):
+            asha.send(type="hint", id=f"h{i}")
+        sent: list[str] = []
+        answered: list[str] = []
+        while phase_of(cleo) != "over":
+            cleo.wait(
+                lambda: (
+                    phase_of(cleo) == "over" or (cleo.view is not None and scripted(cleo.view) is not None)
+                )
+            )
+            if phase_of(cleo) == "over":
+                break
+            intent = scripted(cleo.view)  # type: ignore[arg-type]
+            assert intent is not None
+            mid = f"c{len(sent)}"
+            sent.append(mid)
+            cleo.send(**intent, id=mid)
+            answer = cleo.until(lambda m, mid=mid: m.get("id") == mid)  # type: ignore[misc]
+            assert answer["type"] == "update", answer  # nothing refused
+            answered.append(answer["id"])
+        assert answered == sent and len(sent) > 5  # every move answered, in order
+        hints = [asha.until(lambda m: m["type"] in ("hint", "error")) for _ in range(flood)]
+        assert [h["type"] for h in hints] == ["hint"] * flood
+        assert [h["id"] for h in hints] == [f"h{i}" for i in range(flood)]
+        assert len({json.dumps(h["action"]) for h in hints}) == 1  # the same hint, worked out once
+        assert searches == [0]
+        assert app.state.hub.counts["hint_searches"] == 1
+        # a new version is a new question: one more search
+        intent = scripted(asha.view)  # type: ignore[arg-type]
+        assert intent is not None and intent["type"] == "draw"
+        asha.send(**intent, version=asha.version)
+        asha.wait(lambda: asha.view is not None and asha.view["deal"]["phase"] == "throw")
+        asha.send(type="hint", id="again")
+        assert asha.until(lambda m: m.get("id") == "again")["type"] == "hint"
+        assert searches == [0, 0]
+
+
+def test_hints_beyond_the_queue_are_refused_as_busy(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    real = hub_module.hint
+
+    def slow(view: Any, **kwargs: Any) -> Any:
+        release.wait(20)
+        return real(view, **kwargs)
+
+    monkeypatch.setattr(hub_module, "hint", slow)
+    app = make_app(sqlite_url, limits=ServerLimits.lifted(hint_workers=1, hint_queue=0))
+    with running(app) as client:
+        socks = []
+        for seed in ("q1", "q2"):
+            t = new_table(client, seats=HUMAN_AND_BOT, seed=seed, options={"hints": True})
+            s = Sock(client, t["match_id"])
+            s.hello(seat_token=t["seats"][0]["token"])
+            s.wait(lambda s=s: s.view is not None and s.view["legal"] is not None)  # type: ignore[misc]
+            socks.append(s)
+        socks[0].send(type="hint", id="first")
+        eventually(lambda: app.state.hub._hints_pending == 1, "the first hint is being worked out")
+        socks[1].send(type="hint", id="second")
+        busy = socks[1].until(lambda m: m.get("id") == "second")
+        assert busy["type"] == "error" and busy["reason"] == "the hints are busy: ask again in a moment"
+        release.set()
+        assert socks[0].until(lambda m: m.get("id") == "first")["type"] == "hint"
+        socks[1].send(type="hint", id="third")
+        assert socks[1].until(lambda m: m.get("id") == "third")["type"] == "hint"
+
+
 # ---- PDFs: a bounded pool --------------------------------------------------------------------
+
+
+def test_pdfs_beyond_the_queue_are_refused_as_busy(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    release, started = threading.Event(), threading.Event()
+    real = sheets_module.sheet_pdf
+
+    def slow(*args: Any, **kwargs: Any) -> bytes:
+        started.set()
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sheets_module, "sheet_pdf", slow)
+    with running(make_app(sqlite_url, limits=ServerLimits.lifted(pdf_workers=1, pdf_queue=0))) as client:
+        made = make_sheet(client)
+        path = f"/sheets/{made['id']}.pdf"
+        answers: list[int] = []
+        first = threading.Thread(target=lambda: answers.append(client.get(path).status_code))
+        first.start()
+        assert started.wait(20)  # one PDF is being made: the only one at a time here
+        r = client.get(path)
+        assert refusal(r, 503)["error"] == "too many PDFs at once: try again in a moment"
+        assert r.headers["retry-after"] == "2"
+        release.set()
+        first.join(30)
+        assert answers == [200]
+        assert client.get(path).status_code == 200
+
+
+def test_a_sheets_replay_never_runs_on_the_event_loop(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every change replays the whole sheet (tens of milliseconds at a few hundred deals): on the
+    # event loop that would stall every table while a client floods one sheet with requests.
+    threads: list[str] = []
+    for name in ("read_document", "sheet_json", "sheet_document", "sheet_html"):
+        real = getattr(sheets_module, name)
+
+        def spy(*args: Any, real: Any = real, **kwargs: Any) -> Any:
+            threads.append(threading.current_thread().name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(sheets_module, name, spy)
+    with running(make_app(sqlite_url)) as client:
+        made = make_sheet(client)
+        auth = {EDIT_HEADER: made["edit_token"]}
+        share = made["sheet"]["links"]["share"]
+        client.post(f"/api/sheets/{made['id']}/deals", json={"entries": "W 10 20"}, headers=auth)
+        for path in (
+            f"/api/sheets/{made['id']}",
+            f"/api{share}",
+            f"{share}/print",
+            f"/sheets/{made['id']}/print",
+        ):
+            assert client.get(path).status_code == 200, path
+        client.get("/api/sheets")
+        client.delete(f"/api/sheets/{made['id']}/deals/last", headers=auth)
+    assert len(threads) > 10 and all(name.startswith("rummykit-sheet") for name in threads), threads
 
 
 # ---- listing: only what the caller's tokens open ----------------------------------------------

@@ -22,10 +22,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from rummykit.server.hub import Hub, Live
+from rummykit.server.hub import Busy, Hub, Live, TableGone
 from rummykit.server.limits import (
     HttpRefusal,
+    RateLimiter,
     ServerLimits,
+    client_address,
     read_json,
 )
 from rummykit.server.lobby import options_json, parse_new_table
@@ -50,8 +52,14 @@ def _error(status: int, reason: str, expected: str | None = None, got: str | Non
     return JSONResponse({"error": reason, "expected": expected, "got": got}, status_code=status)
 
 
-def _refused(e: Refusal, status: int = 400) -> JSONResponse:
+def _refused(e: Refusal, status: int = 400) -> Response:
+    if isinstance(e, Busy):
+        return HttpRefusal(503, e.reason, e.expected, e.got, retry_after=e.retry_after).response()
     return _error(status, e.reason, e.expected, e.got)
+
+
+def _gone(e: TableGone) -> JSONResponse:
+    return _error(410, e.reason, "a new table from the lobby", e.match_id)
 
 
 def create_app(
@@ -83,6 +91,7 @@ def create_app(
     store = Store(database_url, connect_args=connect_args)
     options = defaults or TableOptions(bot_pace=bot_pace)
     hub = Hub(store, defaults=options, allow_seed=allow_seed, limits=limits)
+    creations = RateLimiter(limits.table_rate)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -104,6 +113,8 @@ def create_app(
             live = await hub.load(match_id)
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
+        except TableGone as e:
+            return _gone(e)
         if live is None:
             return _error(
                 404, f"no match {match_id!r}", "a match id from a link or the history page", match_id
@@ -124,16 +135,29 @@ def create_app(
         return JSONResponse(options_json(hub.defaults))
 
     async def create_table(request: Request) -> Response:
+        wait = creations.take(client_address(request, limits.client_header))
+        if wait:
+            return HttpRefusal(
+                429,
+                "too many new tables from your address",
+                f"at most {limits.table_rate[0]:g} at once, then one every {1 / limits.table_rate[1]:g} s"
+                if limits.table_rate
+                else None,
+                "another new table",
+                retry_after=wait,
+            ).response()
         try:
             data = await read_json(request, limits)
         except HttpRefusal as e:
             return e.response()
         try:
-            new = parse_new_table(data, hub.defaults, allow_seed=hub.allow_seed)
+            new = parse_new_table(data, hub.defaults, allow_seed=hub.allow_seed, limits=limits)
         except Refusal as e:
             return _refused(e)
         try:
             live, tokens = await hub.create(new)
+        except Busy as e:
+            return _refused(e)
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
         table = live.table

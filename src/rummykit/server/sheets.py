@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -37,7 +39,9 @@ from rummykit.engine.match import (
 from rummykit.engine.rules import PRESET_NAMES, PRESETS, RulesError, normalize_preset_name
 from rummykit.server.limits import (
     HttpRefusal,
+    RateLimiter,
     ServerLimits,
+    client_address,
     read_json,
 )
 from rummykit.server.protocol import plain_id, url_token
@@ -326,8 +330,21 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseRoute]:
     """The score sheet's pages and API on ``store``; mount them before the static files.
-    ``limits``: the body cap and the counts a request may carry."""
+    ``limits``: the body cap, new sheets per client, deals a sheet holds, PDFs at once."""
     limits = limits or ServerLimits()
+    creations = RateLimiter(limits.sheet_rate)
+    # PDFs take a third of a second for 200 deals: a thread of their own, and a short queue.
+    pdf_pool = ThreadPoolExecutor(limits.pdf_workers, thread_name_prefix="rummykit-pdf")
+    pdfs_waiting = 0
+    # Replaying a sheet and making its JSON take tens of milliseconds at a few hundred deals:
+    # threads of their own, so a flood of sheet requests queues there and the event loop (every
+    # table's moves) never waits on it.
+    sheet_pool = ThreadPoolExecutor(limits.sheet_workers, thread_name_prefix="rummykit-sheet")
+
+    async def off_loop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(
+            sheet_pool, functools.partial(fn, *args, **kwargs)
+        )
 
     # One lock per sheet: two requests changing the same sheet at once would each replay the
     # stored log and the later save would drop the other's deal.
@@ -352,7 +369,7 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
             raise Refused(
                 404, f"no sheet {sheet_id!r}", "a sheet id from a link or the sheets page", sheet_id
             )
-        return (row, *_read(row))
+        return (row, *(await off_loop(_read, row)))
 
     async def load_shared(share: str) -> tuple[SheetRow, Match, str]:
         row = None
@@ -360,7 +377,7 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
             row = await asyncio.to_thread(store.sheet_by_share, share)
         if row is None:
             raise Refused(404, "no sheet is shared by this link", "a share link", share[:64])
-        return (row, *_read(row))
+        return (row, *(await off_loop(_read, row)))
 
     def _read(row: SheetRow) -> tuple[Match, str]:
         try:
@@ -415,12 +432,13 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
                         f"version {now}",
                     )
                 try:
-                    said = action(match, data)
+                    said = await off_loop(action, match, data)
                 except EntryError as e:
                     raise Refused(400, str(e), expected) from None
-                await asyncio.to_thread(store.save_sheet, sheet_id, sheet_document(match, title))
+                document = await off_loop(sheet_document, match, title)
+                await asyncio.to_thread(store.save_sheet, sheet_id, document)
                 fresh = await asyncio.to_thread(store.sheet, sheet_id)
-                answer = sheet_json(fresh or row, match, title, can_edit=True)
+                answer = await off_loop(sheet_json, fresh or row, match, title, can_edit=True)
             return JSONResponse({"message": said, "sheet": answer})
 
         return handler
@@ -438,9 +456,14 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
                 400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit")
             ) from None
         rows = await asyncio.to_thread(store.sheets, max(1, min(limit, 500)))
-        return JSONResponse({"sheets": [_list_entry(row) for row in rows]})
+        return JSONResponse({"sheets": await off_loop(lambda: [_list_entry(row) for row in rows])})
 
     async def create(request: Request) -> Response:
+        wait = creations.take(client_address(request, limits.client_header))
+        if wait:
+            raise HttpRefusal(
+                429, "too many new sheets from your address", None, "another new sheet", retry_after=wait
+            )
         data = await _body(request, limits)
         preset = data.get("preset", data.get("format"))
         if not isinstance(preset, str):
@@ -465,8 +488,9 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
         except EntryError as e:
             raise Refused(400, str(e), "players: 2 to 8 different names") from None
         title = title.strip() or default_title(match)
-        row, token = await asyncio.to_thread(store.create_sheet, sheet_document(match, title), title)
-        body = sheet_json(row, match, title, can_edit=True)
+        document = await off_loop(sheet_document, match, title)
+        row, token = await asyncio.to_thread(store.create_sheet, document, title)
+        body = await off_loop(sheet_json, row, match, title, can_edit=True)
         return JSONResponse(
             {"id": row.id, "edit_token": token, "edit": f"/sheets/{row.id}#edit={token}", "sheet": body},
             status_code=201,
@@ -475,13 +499,20 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
     async def detail(request: Request) -> Response:
         row, match, title = await load(request.path_params["sheet_id"])
         editing = await asyncio.to_thread(can_edit, request, row)
-        return JSONResponse(sheet_json(row, match, title, can_edit=editing))
+        return JSONResponse(await off_loop(sheet_json, row, match, title, can_edit=editing))
 
     async def shared(request: Request) -> Response:
         row, match, title = await load_shared(request.path_params["share"])
-        return JSONResponse(sheet_json(row, match, title, can_edit=False))
+        return JSONResponse(await off_loop(sheet_json, row, match, title, can_edit=False))
 
     def do_add(match: Match, data: dict[str, Any]) -> str:
+        if len(match.rows) >= limits.max_sheet_deals:
+            raise Refused(
+                400,
+                f"this sheet is full: {limits.max_sheet_deals} deals",
+                "a new sheet for the next deals",
+                f"deal {len(match.rows) + 1}",
+            )
         row = add_deal(match, _entries(data))
         return f"Deal {row.index + 1} added."
 
@@ -505,10 +536,18 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
     # -- printing --
 
     async def pdf(request: Request, row: SheetRow, match: Match, title: str) -> Response:
+        nonlocal pdfs_waiting
         paper = _paper(request)
-        data = await asyncio.to_thread(
-            sheet_pdf, match, title=title, paper="a4" if paper == "a4" else "letter"
-        )
+        if pdfs_waiting >= limits.pdf_workers + limits.pdf_queue:
+            raise HttpRefusal(503, "too many PDFs at once: try again in a moment", None, None, retry_after=2)
+        pdfs_waiting += 1
+        try:
+            size: Literal["a4", "letter"] = "a4" if paper == "a4" else "letter"
+            data = await asyncio.get_running_loop().run_in_executor(
+                pdf_pool, lambda: sheet_pdf(match, title=title, paper=size)
+            )
+        finally:
+            pdfs_waiting -= 1
         return Response(
             data,
             media_type="application/pdf",
@@ -523,11 +562,11 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
 
     async def print_by_id(request: Request) -> Response:
         _, match, title = await load(request.path_params["sheet_id"])
-        return HTMLResponse(sheet_html(match, title=title))
+        return HTMLResponse(await off_loop(sheet_html, match, title=title))
 
     async def print_by_share(request: Request) -> Response:
         _, match, title = await load_shared(request.path_params["share"])
-        return HTMLResponse(sheet_html(match, title=title))
+        return HTMLResponse(await off_loop(sheet_html, match, title=title))
 
     # -- the pages (the script reads the sheet from the API) --
 

@@ -33,6 +33,7 @@ const FINAL_CLOSES = {
   4403: "This link opens nothing at this table.",
   4404: "There is no such table.",
   4409: "This seat was opened in another window.",
+  4410: "This table was closed: it waited too long for its players. Set up a new one in the lobby.",
 };
 
 /**
