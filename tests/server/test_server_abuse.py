@@ -24,7 +24,7 @@ from rummykit.server import hub as hub_module
 from rummykit.server import sheets as sheets_module
 from rummykit.server.limits import RateLimiter, ServerLimits
 from rummykit.server.protocol import Refusal, parse_message, whole_number
-from rummykit.server.sheets import EDIT_HEADER
+from rummykit.server.sheets import EDIT_HEADER, EDIT_TOKENS_HEADER, SHARE_TOKENS_HEADER
 
 Db = tuple[str, dict[str, str] | None]
 HUMAN_AND_BOT = [{"kind": "human", "name": "Asha"}, {"kind": "bot", "bot": "greedy"}]
@@ -283,6 +283,11 @@ def test_unicode_digits_and_letters_in_paths_are_refused_not_crashed_on(client: 
         assert refusal(r, 400)["error"] == "deals are counted from 1", n
     for path in (f"/api/matches/{mid[:-1]}²", f"/api/tables/{mid[:-1]}é", "/api/sheets/abc²", "/api/s/abc²"):
         refusal(client.get(path), 404)
+    for path in ("/api/matches", "/api/sheets"):
+        for limit in ("٥", "²", "5 ", "-1", "0", "501"):
+            assert (
+                "limit is a whole number" in refusal(client.get(path, params={"limit": limit}), 400)["error"]
+            )
     assert whole_number("42", 1, 50) == 42 and whole_number("٤٢", 1, 50) is None
     s = Sock(client, f"{mid[:-1]}²")
     assert s.recv()["reason"].startswith("no match")
@@ -702,9 +707,46 @@ def test_a_sheets_replay_never_runs_on_the_event_loop(
             f"/sheets/{made['id']}/print",
         ):
             assert client.get(path).status_code == 200, path
-        client.get("/api/sheets")
+        client.get("/api/sheets", headers={EDIT_TOKENS_HEADER: made["edit_token"]})
         client.delete(f"/api/sheets/{made['id']}/deals/last", headers=auth)
     assert len(threads) > 10 and all(name.startswith("rummykit-sheet") for name in threads), threads
 
 
 # ---- listing: only what the caller's tokens open ----------------------------------------------
+
+
+def test_the_matches_listed_are_those_the_tokens_open(any_db: Db) -> None:
+    with running(make_app(*any_db)) as client:
+        mine = new_table(client, seats=HUMAN_AND_BOT, title="mine")
+        theirs = new_table(client, seats=HUMAN_AND_BOT, title="theirs")
+        assert client.get("/api/matches").json()["matches"] == []  # no token: nothing
+        listed = client.get("/api/matches", headers={"X-Tokens": mine["seats"][0]["token"]}).json()["matches"]
+        assert [m["title"] for m in listed] == ["mine"]
+        both = f"{mine['watch_token']}, {theirs['seats'][0]['token']}"  # a watch token opens it too
+        listed = client.get("/api/matches", headers={"X-Tokens": both}).json()["matches"]
+        assert sorted(m["title"] for m in listed) == ["mine", "theirs"]
+        assert client.get("/api/matches", headers={"X-Tokens": "guess"}).json()["matches"] == []
+        r = client.get("/api/matches", headers={"X-Tokens": " ".join(f"t{i}" for i in range(101))})
+        assert refusal(r, 400)["expected"] == "at most 100 tokens"
+        r = client.get("/api/matches", headers={"X-Tokens": mine["watch_token"]})
+        assert r.headers["cache-control"] == "no-store"
+
+
+def test_the_sheets_listed_are_those_the_tokens_open_and_share_links_stay_secret(any_db: Db) -> None:
+    with running(make_app(*any_db)) as client:
+        mine = make_sheet(client, title="mine")
+        theirs = make_sheet(client, title="theirs")
+        assert client.get("/api/sheets").json()["sheets"] == []
+        listed = client.get("/api/sheets", headers={EDIT_TOKENS_HEADER: mine["edit_token"]}).json()["sheets"]
+        assert [(s["title"], s["can_edit"]) for s in listed] == [("mine", True)]
+        assert listed[0]["share"] == mine["sheet"]["links"]["share"]
+        dumped = json.dumps(listed)
+        assert theirs["sheet"]["links"]["share"] not in dumped and theirs["id"] not in dumped
+        # a share link opened on this device lists that sheet read-only
+        share = theirs["sheet"]["links"]["share"].removeprefix("/s/")
+        headers = {EDIT_TOKENS_HEADER: mine["edit_token"], SHARE_TOKENS_HEADER: share}
+        listed = client.get("/api/sheets", headers=headers).json()["sheets"]
+        assert sorted((s["title"], s["can_edit"]) for s in listed) == [("mine", True), ("theirs", False)]
+        # an edit token passed as a share token opens nothing (and the other way round)
+        wrong = {SHARE_TOKENS_HEADER: mine["edit_token"], EDIT_TOKENS_HEADER: share}
+        assert client.get("/api/sheets", headers=wrong).json()["sheets"] == []

@@ -29,6 +29,7 @@ from rummykit.server.limits import (
     ServerLimits,
     client_address,
     read_json,
+    token_list,
 )
 from rummykit.server.lobby import options_json, parse_new_table
 from rummykit.server.protocol import PROTOCOL_VERSION, Refusal, plain_id, whole_number
@@ -36,9 +37,10 @@ from rummykit.server.sheets import sheet_routes
 from rummykit.server.table import TableOptions
 from rummykit.storage import MatchRow, Store, StoreError
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "TOKENS_HEADER", "create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
+TOKENS_HEADER: Final = "X-Tokens"  # the seat and watch tokens a listing of matches is for
 _UNSET: Final[Any] = object()
 PAGES: Final = {
     "table": "table.html",
@@ -46,6 +48,9 @@ PAGES: Final = {
     "history": "history.html",
     "lobby": "index.html",
 }
+
+
+_PRIVATE: Final = {"Cache-Control": "no-store", "Vary": TOKENS_HEADER}
 
 
 def _error(status: int, reason: str, expected: str | None = None, got: str | None = None) -> JSONResponse:
@@ -220,20 +225,26 @@ def create_app(
         }
 
     async def matches(request: Request) -> Response:
+        """The matches the tokens in the ``X-Tokens`` header open (a seat's, or a watch link's):
+        nobody lists anyone else's matches."""
         status = request.query_params.get("status", "all")
-        if status not in ("all", "over", "playing"):
+        if status not in ("all", "over", "playing", "evicted"):
             return _error(400, f"unknown status {status[:20]!r}", "over, playing or all", status[:20])
+        raw = request.query_params.get("limit", "50")
+        limit = whole_number(raw, 1, 500)
+        if limit is None:
+            return _error(400, "limit is a whole number from 1 to 500", "limit=1 to 500", raw[:20])
         try:
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            return _error(400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit"))
-        limit = max(1, min(limit, 500))
+            tokens = token_list(request, TOKENS_HEADER, limits)
+        except HttpRefusal as e:
+            return e.response()
         try:
-            rows = await asyncio.to_thread(store.recent_matches, 500 if status != "all" else limit)
+            rows = await asyncio.to_thread(
+                store.matches_for_tokens, tokens, status=None if status == "all" else status, limit=limit
+            )
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
-        chosen = [entry(r) for r in rows if status == "all" or r.status == status][:limit]
-        return JSONResponse({"matches": chosen})
+        return JSONResponse({"matches": [entry(r) for r in rows]}, headers=_PRIVATE)
 
     async def match_detail(request: Request) -> Response:
         found = await live_or_404(request)

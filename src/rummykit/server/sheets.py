@@ -43,8 +43,9 @@ from rummykit.server.limits import (
     ServerLimits,
     client_address,
     read_json,
+    token_list,
 )
-from rummykit.server.protocol import plain_id, url_token
+from rummykit.server.protocol import plain_id, url_token, whole_number
 from rummykit.sheet import sheet_html, sheet_pdf, sheet_view
 from rummykit.sheet.entry import (
     EDITABLE_SETTINGS,
@@ -66,10 +67,13 @@ from rummykit.sheet.render import default_title
 from rummykit.storage import Store, StoreError
 from rummykit.storage.store import SheetRow
 
-__all__ = ["EDIT_HEADER", "SHEET_FORMATS", "sheet_routes"]
+__all__ = ["EDIT_HEADER", "EDIT_TOKENS_HEADER", "SHARE_TOKENS_HEADER", "SHEET_FORMATS", "sheet_routes"]
 
 STATIC: Final = Path(__file__).parent / "static"
 EDIT_HEADER: Final = "X-Edit-Token"
+# The sheets list shows only the sheets these open: edit tokens, and share links' tokens.
+EDIT_TOKENS_HEADER: Final = "X-Edit-Tokens"
+SHARE_TOKENS_HEADER: Final = "X-Share-Tokens"
 MAX_TITLE: Final = 200
 MAX_NAME: Final = 40
 MAX_ENTRY: Final = 16  # characters of one player's entry ("-120WD" is six)
@@ -200,13 +204,15 @@ def sheet_json(row: SheetRow, match: Match, title: str, *, can_edit: bool) -> di
     }
 
 
-def _list_entry(row: SheetRow) -> dict[str, Any]:
-    """One line of the sheets list; a sheet that no longer reads is listed with the reason."""
+def _list_entry(row: SheetRow, can_edit: bool = True) -> dict[str, Any]:
+    """One line of the sheets list; a sheet that no longer reads is listed with the reason.
+    ``can_edit``: the caller holds its edit token (else it came by the share link it holds)."""
     base: dict[str, Any] = {
         "id": row.id,
         "title": row.title,
         "updated_at": row.updated_at.isoformat() if row.updated_at else None,
         "share": f"/s/{row.share_token}",
+        "can_edit": can_edit,
     }
     try:
         match, title = read_document(row.data)
@@ -449,14 +455,18 @@ def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseR
         return JSONResponse(_formats_json())
 
     async def list_sheets(request: Request) -> Response:
-        try:
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            raise Refused(
-                400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit")
-            ) from None
-        rows = await asyncio.to_thread(store.sheets, max(1, min(limit, 500)))
-        return JSONResponse({"sheets": await off_loop(lambda: [_list_entry(row) for row in rows])})
+        """The sheets the presented tokens open: edit tokens (``X-Edit-Tokens``) and share links'
+        tokens (``X-Share-Tokens``).  Nobody lists anyone else's sheets or share links."""
+        raw = request.query_params.get("limit", "50")
+        limit = whole_number(raw, 1, 500)
+        if limit is None:
+            raise Refused(400, "limit is a whole number from 1 to 500", "limit=1 to 500", raw[:20])
+        edits = token_list(request, EDIT_TOKENS_HEADER, limits)
+        shares = token_list(request, SHARE_TOKENS_HEADER, limits)
+        rows = await asyncio.to_thread(store.sheets_for_tokens, edits, shares, limit=limit)
+        headers = {"Cache-Control": "no-store", "Vary": f"{EDIT_TOKENS_HEADER}, {SHARE_TOKENS_HEADER}"}
+        listed = await off_loop(lambda: [_list_entry(row, mine) for row, mine in rows])
+        return JSONResponse({"sheets": listed}, headers=headers)
 
     async def create(request: Request) -> Response:
         wait = creations.take(client_address(request, limits.client_header))

@@ -9,8 +9,8 @@ export class ApiError extends Error {
 }
 
 /** JSON from the API; an error answer raises ApiError carrying the server's reason. */
-export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: { Accept: "application/json" } };
+export async function api(path, { method = "GET", body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
