@@ -5,6 +5,7 @@ anyone else's matches or sheets, and every refusal says why (docs/protocol.md, "
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -750,3 +751,30 @@ def test_the_sheets_listed_are_those_the_tokens_open_and_share_links_stay_secret
         # an edit token passed as a share token opens nothing (and the other way round)
         wrong = {SHARE_TOKENS_HEADER: mine["edit_token"], EDIT_TOKENS_HEADER: share}
         assert client.get("/api/sheets", headers=wrong).json()["sheets"] == []
+
+
+# ---- shutting down -------------------------------------------------------------------------
+
+
+def test_a_tables_driver_ends_when_cancelled_as_the_table_wakes(sqlite_url: str) -> None:
+    # The server's stop cancels every driver while the sockets it closes wake their tables.
+    # With asyncio.wait_for (Python 3.11) a cancel arriving as the wake is set was swallowed:
+    # the driver went on waiting and the shutdown waited for it forever.
+    app = make_app(sqlite_url)
+    with running(app) as client:
+        t = new_table(client, seats=HUMAN_AND_BOT, seed="flood-1", options={"turn_time": 600})
+        asha = Sock(client, t["match_id"], "Asha")
+        asha.hello(seat_token=t["seats"][0]["token"])
+        asha.wait(lambda: asha.view is not None and asha.view["legal"] is not None)
+        live = app.state.hub.tables[t["match_id"]]  # waiting 600 s for Asha's clock
+
+        async def cancel_as_it_wakes() -> bool:
+            driver = live.driver
+            assert driver is not None
+            await asyncio.sleep(0.1)  # settled in its wait
+            live.wake.set()
+            driver.cancel()
+            done, _ = await asyncio.wait({driver}, timeout=5)
+            return driver in done
+
+        assert client.portal.call(cancel_as_it_wakes)

@@ -634,7 +634,7 @@ class Hub:
 
     async def _drive(self, live: Live) -> None:
         table = live.table
-        while True:
+        while not self._closing:  # (so a stop ends it even had a wake swallowed its cancel)
             live.wake.clear()
             step = table.next_step(_now())
             if step is None:
@@ -643,18 +643,15 @@ class Hub:
                     await live.wake.wait()
                     continue
                 if idle > 0:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(live.wake.wait(), idle)
+                    await _woken(live, idle)
                     continue  # woken, or time is up: look again
                 waited = _duration(self.limits.waiting_timeout)
                 await self.evict(live, f"after waiting {waited} for its players with nobody at it")
                 return
             step = self._paced(live, step)
             delay = step.due - _now()
-            if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.wake.wait(), delay)
-                    continue  # something changed: think again
+            if delay > 0 and await _woken(live, delay):
+                continue  # something changed: think again
             try:
                 await self._perform(live, step)
             except asyncio.CancelledError:
@@ -1080,6 +1077,19 @@ class Hub:
             "connections": sum(len(live.conns) for live in self.tables.values()),
             "broken": sorted(m for m, live in self.tables.items() if live.table.broken),
         }
+
+
+async def _woken(live: Live, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the table to change: True when it did.  Not ``wait_for``: on
+    Python 3.11 a cancel arriving as the event is set is swallowed by it, and a driver that
+    lost its cancel kept the server's shutdown waiting forever (``asyncio.timeout`` tells its
+    own time-out from a cancel)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await live.wake.wait()
+    except TimeoutError:
+        return False
+    return True
 
 
 def _duration(seconds: float) -> str:
