@@ -29,6 +29,10 @@ Settled readings of RULES.md (see also :class:`ShowDeal`):
   kind (a second copy is indistinguishable) and to a show's finishing card.
 * The stock is rebuilt when it is empty at the start of a turn, so the seat to
   play always has a stock to draw from.
+* Where ``pile_at_deal`` is off (Remi 51, seed 001: "The rest of the cards are
+  put aside") no card is turned up: the pile is empty until the first throw,
+  and the card the shoe held for it lies under the stock, so a seed deals the
+  same hands and the same stock order as with a pile card.
 * Hard cap: a deal reaching ``turn_cap`` turns (default :data:`TURN_CAP`, 2000)
   ends the way the turn limit ends it (every hand in is shown as it stands, the
   lowest charge wins), with the ending ``cap``; a ``turn_limit`` above the cap is
@@ -46,6 +50,7 @@ from typing import ClassVar, Final, Self, overload
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import ACE, JOKER, KINDS, format_card, format_cards, shoe, sort_key
+from rummykit.engine.early_show import halved, is_early_show
 from rummykit.engine.events import (
     Action,
     ActionKind,
@@ -189,13 +194,21 @@ class Deal(ABC):
         extra = rules.first_hand_size - rules.hand_size
         self._hands[first] += cards[pos : pos + extra]
         pos += extra
-        self._pile: list[int] = [cards[pos]]  # the top is the last card
+        # The top is the last card.  Without pile_at_deal (Remi 51) the pile starts empty, and the
+        # card that would have been turned up goes under the stock: the seed deals the same hands
+        # and the stock is drawn in the same order either way.
+        self._pile: list[int] = []
+        under = cards[pos]
         pos += 1
+        if rules.pile_at_deal:
+            self._pile.append(under)
         self._cut: int | None = None
         if rules.cut_joker:
             self._cut = cards[pos]
             pos += 1
         self._stock: list[int] = cards[pos:][::-1]  # the top is the last card, so drawing is a pop
+        if not rules.pile_at_deal:
+            self._stock.insert(0, under)
         self._out: list[int] = []  # cards out of play: dropped hands, wrong shows
         self.wild: Final = wild_rank(rules, self._cut)
 
@@ -224,7 +237,7 @@ class Deal(ABC):
                 seq=0,
                 seat=dealer,
                 hands=tuple(_sorted_kinds(h) for h in self._hands),
-                pile_top=self._pile[-1] % KINDS,
+                pile_top=self._pile[-1] % KINDS if self._pile else None,
                 cut=None if self._cut is None else self._cut % KINDS,
                 wild=self.wild,
                 first=first,
@@ -683,10 +696,11 @@ class ShowDeal(Deal):
     * :meth:`legal_actions` lists valid shows only; where a wrong show costs a
       penalty, any other finishing card is also accepted (and costs it), and
       ``legal_actions(seat, wrong_shows=True)`` lists those too.
-    * Early show (``early_show_halves``): a show halves (rounding down) the hand
-      charges of the others when some other seat has not yet had a turn of its
-      own (a drop counts as a turn); drop costs and wrong-show penalties are
-      never halved.
+    * Early show (``early_show_halves``): a show made while some other seat has
+      not yet ended a turn of its own (a drop and a wrong show end one) halves,
+      rounding down, every other seat's charge: hand counts, drop costs and
+      wrong-show penalties alike (:mod:`rummykit.engine.early_show`, the rule the
+      score sheet checks too).
     * The turn limit: every hand in is charged as it stands; the lowest charge
       wins (ties: the first in turn order from the seat that would have played
       next), is charged 0 and the others their own charge.
@@ -914,9 +928,7 @@ class ShowDeal(Deal):
         _check(reason)
         assert plan is not None
         # Early show is judged before this turn counts: has every other seat had a turn?
-        halve = self.rules.early_show_halves and any(
-            self._turns_taken[s] == 0 for s in range(self.players) if s != seat
-        )
+        halve = self.rules.early_show_halves and is_early_show(self._turns_taken, seat)
         self._pile.append(self._take_from_hand(seat, card))
         self._thrown[seat].append(card)
         seq = len(self._events)
@@ -960,23 +972,26 @@ class ShowDeal(Deal):
 
     # ---- endings and charges ---------------------------------------------------------------------
 
-    def _left_result(self, seat: int) -> SeatResult:
-        """The result of a seat that dropped or sat out after a wrong show."""
+    def _left_result(self, seat: int, halve: bool = False) -> SeatResult:
+        """The result of a seat that dropped or sat out after a wrong show (its cost halved,
+        rounding down, after an early show)."""
         status = self._status[seat]
+        cost = self._charged[seat]
+        charge, unhalved = (halved(cost), cost) if halve else (cost, None)
         wrong = self._wrong.get(seat)
         if wrong is None:
-            return SeatResult(seat, status, False, self._charged[seat], None, (), (), ())
+            return SeatResult(seat, status, False, charge, None, (), (), (), unhalved)
         hand = tuple(sorted([*(k for g in wrong.groups for k in g), *wrong.loose], key=sort_key))
-        return SeatResult(seat, status, False, self._charged[seat], None, hand, wrong.groups, wrong.loose)
+        return SeatResult(seat, status, False, charge, None, hand, wrong.groups, wrong.loose, unhalved)
 
     def _counted(self, seat: int, halve: bool = False) -> SeatResult:
         """A hand still in, shown as it stands and charged its best arrangement (halved, rounding
         down, after an early show)."""
         kinds = self.hand(seat)
         a = self.arranger.arrange(kinds, self.wild)
-        charge = a.charge // 2 if halve else a.charge
+        charge, unhalved = (halved(a.charge), a.charge) if halve else (a.charge, None)
         groups = tuple(g.cards for g in a.groups)
-        return SeatResult(seat, SeatStatus.IN, False, charge, a.charge, kinds, groups, a.loose)
+        return SeatResult(seat, SeatStatus.IN, False, charge, a.charge, kinds, groups, a.loose, unhalved)
 
     def _settle_show(self, winner: int, showed: Showed, halve: bool) -> None:
         seats = []
@@ -986,7 +1001,7 @@ class ShowDeal(Deal):
             elif self._status[s] is SeatStatus.IN:
                 seats.append(self._counted(s, halve))
             else:
-                seats.append(self._left_result(s))
+                seats.append(self._left_result(s, halve))
         self._finish(
             DealResult(winner, Ending.SHOW, tuple(seats), self.dealer, self._turns, halve, showed.card)
         )
@@ -1075,18 +1090,22 @@ def new_deal(
 def stacked_shoe(
     rules: Rules,
     hands: Sequence[Sequence[int]],
-    pile: int,
+    pile: int | None,
     cut: int | None = None,
     stock: Sequence[int] = (),
     *,
     dealer: int = 0,
 ) -> list[int]:
     """A shoe order (physical cards, top first) that deals ``hands`` (kinds, by seat), turns
-    ``pile`` up, cuts ``cut`` and leaves ``stock`` (kinds, top first) on top of the stock; the
-    rest of the stock follows in the shoe's own order.  For tests and worked examples."""
+    ``pile`` up (``None`` where the rules turn no card up at the deal), cuts ``cut`` and leaves
+    ``stock`` (kinds, top first) on top of the stock; the rest of the stock follows in the
+    shoe's own order (without a pile card, its last card lies in the pile card's place of the
+    shoe, which the deal puts under the stock).  For tests and worked examples."""
     n = rules.players
     if len(hands) != n:
         raise ValueError(f"{n} hands needed, one per seat")
+    if (pile is None) == rules.pile_at_deal:
+        raise ValueError("a pile card is needed exactly when the rules turn one up at the deal")
     if (cut is None) == rules.cut_joker:
         raise ValueError("a cut card is needed exactly when the rules cut a joker")
     first = (dealer + 1) % n
@@ -1106,9 +1125,13 @@ def stacked_shoe(
 
     order = [take(hands[(first + i) % n][i // n]) for i in range(rules.hand_size * n)]
     order += [take(k) for k in hands[first][rules.hand_size :]]
-    order.append(take(pile))
+    slot = len(order)  # the pile card's place
+    if pile is not None:
+        order.append(take(pile))
     if cut is not None:
         order.append(take(cut))
     order += [take(k) for k in stock]
-    order += sorted(c for copies in free.values() for c in copies)
-    return order
+    rest = sorted(c for copies in free.values() for c in copies)
+    if pile is None:
+        order.insert(slot, (rest or order).pop())  # the deal puts it under the stock: its bottom card
+    return order + rest

@@ -206,12 +206,14 @@ class SeatStatus(StrEnum):
 class SeatResult:
     """One seat's part of a deal's result.
 
-    ``charge`` is what the deal charges the seat (the winner 0; halved where an
-    early show halves; the drop cost; the wrong-show penalty).  ``hand_charge``
-    is the charge of the hand as laid out at the end, before halving (the winner
-    at a turn limit has one too), ``None`` when the hand was not counted.
-    ``hand``/``groups``/``loose`` are the cards made public at the end: ``()``
-    for a hand never shown (a drop, the winner who was last in).
+    ``charge`` is what the deal charges the seat (the winner 0; the hand's count,
+    the drop cost, the wrong-show penalty; halved after an early show, see
+    :mod:`rummykit.engine.early_show`).  ``hand_charge`` is the charge of the hand
+    as laid out at the end, before halving (the winner at a turn limit has one
+    too), ``None`` when the hand was not counted.  ``unhalved`` is what the seat
+    would have been charged had the show not been early (``None`` when nothing was
+    halved).  ``hand``/``groups``/``loose`` are the cards made public at the end:
+    ``()`` for a hand never shown (a drop, the winner who was last in).
     """
 
     seat: int
@@ -222,6 +224,7 @@ class SeatResult:
     hand: tuple[int, ...]
     groups: Groups
     loose: tuple[int, ...]
+    unhalved: int | None = None
 
     @property
     def dropped(self) -> bool:
@@ -241,7 +244,7 @@ class DealResult:
     seats: tuple[SeatResult, ...]
     dealer: int
     turns: int  # completed turns across the table (drops and wrong shows count)
-    halved: bool  # an early show halved the hand charges
+    halved: bool  # an early show halved every other seat's charge
     finish_card: int | None  # the winner's finishing card, for a show (table family: the last throw)
     doubled: bool = False  # table family: Hand Rummy, or Remi's -40 (closing on a joker, handling)
 
@@ -316,10 +319,11 @@ class Event:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dealt(Event):
-    """The deal is out: ``seat`` is the dealer; ``hands[s]`` is ``None`` where hidden."""
+    """The deal is out: ``seat`` is the dealer; ``hands[s]`` is ``None`` where hidden;
+    ``pile_top`` is the card turned up, ``None`` where the rules turn none up (Remi 51)."""
 
     hands: tuple[tuple[int, ...] | None, ...]
-    pile_top: int
+    pile_top: int | None
     cut: int | None
     wild: int | None
     first: int
@@ -334,8 +338,9 @@ class Dealt(Event):
         return self if hands == self.hands else replace(self, hands=hands)
 
     def text(self) -> str:
+        pile = "" if self.pile_top is None else f" pile {format_card(self.pile_top)}"
         cut = "" if self.cut is None else f" cut {format_card(self.cut)}"
-        return f"{self.seat} deal pile {format_card(self.pile_top)}{cut}"
+        return f"{self.seat} deal{pile}{cut}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -271,15 +271,16 @@ def _bounded(rules: Rules, bots_only: bool, limits: ServerLimits) -> None:
     """The match is one this server plays: at most ``max_rounds`` rounds, and a table of bots
     only (nobody's game to wait for) no longer than ``bot_max_rounds`` and its preset's own
     pool or target."""
-    if rules.rounds > limits.max_rounds:
+    rounds = rules.rounds
+    if rounds is None or rounds > limits.max_rounds:  # None: open-ended, as a points sheet may be
         raise _bad(
-            f"rounds={rules.rounds} is more than this server plays",
+            f"rounds={'none' if rounds is None else rounds} is more than this server plays",
             f"rounds: 1 to {limits.max_rounds}",
-            rules.rounds,
+            rounds,
         )
     if not bots_only:
         return
-    if rules.rounds > limits.bot_max_rounds:
+    if rounds > limits.bot_max_rounds:
         raise _bad(
             f"a table of bots only plays at most {limits.bot_max_rounds} rounds",
             f"rounds: 1 to {limits.bot_max_rounds} (or a human seat)",

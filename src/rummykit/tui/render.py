@@ -27,7 +27,17 @@ from rummykit.engine.arrange import Arrangement, Group
 from rummykit.engine.cards import JOKER, RANK_PLURALS, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from rummykit.engine.events import ActionKind, DealResult, Ending, Phase, SeatStatus
 from rummykit.engine.groups import check_group, is_wild
-from rummykit.engine.match import LEGEND, MARKS, Match, PointsFormat, PoolFormat, Standing, Status
+from rummykit.engine.match import (
+    LEGEND,
+    Match,
+    PointsFormat,
+    PoolFormat,
+    Standing,
+    Status,
+    charge_text,
+    legend,
+    rejoins_after_last,
+)
 from rummykit.engine.opening import Leftover, place_meld
 from rummykit.engine.rules import Rules, RulesError, get_preset
 from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS
@@ -397,8 +407,10 @@ def _away(n: int | None) -> str:
     return f"{n} card away" if n == 1 else f"{n} cards away"
 
 
-def strip(view: SeatView, a: Arrangement) -> Text:
-    """What a show still needs, how many cards away it is, and what the hand would pay now."""
+def strip(view: SeatView, a: Arrangement, *, keys: Mapping[str, str] | None = None) -> Text:
+    """What a show still needs, how many cards away it is, and what the hand would pay now.
+    ``keys`` names the keys where they are not the line mode's (``show``: "press w")."""
+    keys = keys or {}
     shows = [x.card for x in view.legal if x.kind is ActionKind.SHOW and x.card is not None]
     out = Text()
     if shows:
@@ -408,8 +420,9 @@ def strip(view: SeatView, a: Arrangement) -> Text:
             if i:
                 out.append(" or ")
             out.append_text(card_text(k, view.wild))
-        out.append(" and lay the thirteen out: type ")
-        out.append("show", style="bold")
+        how = keys.get("show", "type show").split(" ", 1)
+        out.append(f" and lay the thirteen out: {how[0]} ")
+        out.append(how[-1], style="bold")
         return out
     fourteen = view.my_turn and view.phase is Phase.THROW
     if a.can_show and not fourteen:
@@ -592,7 +605,9 @@ def deal_result(result: DealResult, names: Sequence[str], rules: Rules, wild: in
         else:
             cards = Text("not shown", style="dim")
         charge = str(r.charge)
-        if r.hand_charge is not None and r.hand_charge != r.charge and not r.won:
+        if result.halved and r.unhalved is not None and r.unhalved != r.charge:
+            charge += f" (halved from {r.unhalved}: an early show)"
+        elif r.hand_charge is not None and r.hand_charge != r.charge and not r.won:
             charge += f" (hand {r.hand_charge})"
         table.add_row(Text(names[r.seat], style="bold"), what, cards, charge)
     return table
@@ -629,7 +644,7 @@ def sheet_table(match: Match, me: int | None = 0, notes: Mapping[int, str] | Non
                 cells.append(Text("out", style="dim"))
             else:
                 style = "bold" if status is Status.WINNER else ""
-                cells.append(Text(f"{charge}{MARKS[status]}", style=style))
+                cells.append(Text(charge_text(charge, status, row.entry.early), style=style))
         mark = ENDING_MARKS.get((notes or {}).get(row.index, ""), "")
         if mark:
             cells[row.entry.winner].append(f" {mark}", style="bold magenta")
@@ -647,7 +662,8 @@ def sheet_table(match: Match, me: int | None = 0, notes: Mapping[int, str] | Non
             cells = [Text("")] * n
             cells[record.seat] = Text(f"back at {record.total}", style="green")
             table.add_row("  Rejoin", *cells)
-    if is_pool and match.rejoins:
+    if is_pool and rejoins_after_last(match):
+        # only rejoins after the last deal change its totals: otherwise its Total row says it all
         table.add_section()
         table.add_row(Text("Now", style="bold"), *[fmt.show_total(t) for t in match.totals])
         table.add_row("  Standing", *[_standing(match.standing(s)) for s in range(n)])
@@ -666,8 +682,11 @@ def sheet_notes(match: Match, rules: Rules | None = None) -> list[Text]:
     ``rules`` are of that family), where the match stands, rejoin offers."""
     lines = [Text(match.format.describe() + ".", style="dim")]
     if match.rows:
-        legend = SHEET_LEGENDS.get(rules.format, LEGEND) if rules is not None and rules.is_table else LEGEND
-        lines.append(Text(f"({legend})", style="dim"))
+        if rules is not None and rules.is_table:
+            marks = SHEET_LEGENDS.get(rules.format, LEGEND)
+        else:
+            marks = legend(match.rules)  # E where an early show halves
+        lines.append(Text(f"({marks})", style="dim"))
     lines.append(Text(match.status_line(), style="bold"))
     offers = match.rejoin_offers()
     if offers:
@@ -728,9 +747,13 @@ def table_segments(
     return _mark_fresh(segments, drawn)
 
 
-def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> Text:
+def table_strip(
+    view: SeatView, meter: tuple[int, int], leftover: Leftover, *, keys: Mapping[str, str] | None = None
+) -> Text:
     """The table family's strip: the Opening meter before opening, then what could go down; and
-    what the turn still owes (the pile card, a freed joker)."""
+    what the turn still owes (the pile card, a freed joker).  ``keys`` names the keys where they
+    are not the line mode's (``layoff``: "f")."""
+    keys = keys or {}
     out = Text()
     me = view.seat
     opened = bool(view.opened) and view.opened[me]
@@ -741,7 +764,7 @@ def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> T
         out.append(f"{points} of {threshold} points", style="bold green" if points >= threshold else "bold")
         opening = next((a for a in legal if a.kind is ActionKind.OPEN), None)
         if opening is not None and opening.groups:
-            out.append(" · o opens with ")
+            out.append(f" · {keys.get('open', 'o')} opens with ")
             for i, meld in enumerate(opening.groups):
                 if i:
                     out.append(" │ ", style="dim")
@@ -755,19 +778,20 @@ def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> T
         downs = [a for a in legal if a.kind in (ActionKind.LAY_DOWN, ActionKind.LAY_OFF)]
         if view.my_turn and view.phase is Phase.THROW and downs:
             first = downs[0]
-            out.append("m lays down " if first.kind is ActionKind.LAY_DOWN else "l lays off ")
+            down, off = keys.get("meld", "m"), keys.get("layoff", "l")
+            out.append(f"{down} lays down " if first.kind is ActionKind.LAY_DOWN else f"{off} lays off ")
             out.append_text(cards_text(first.cards or ()))
             if first.kind is ActionKind.LAY_OFF:
                 out.append(f" onto meld {first.meld}")
             out.append(" · ")
         out.append(f"After what can go down, {leftover.cost} points stay in your hand")
-    if view.pile_due is not None:
+    if view.pile_due is not None and view.my_turn:  # the seat to play's card, not always ours
         out.append("\nThe ")
         out.append_text(card_text(view.pile_due))
         out.append(" you took from the pile must go down this turn")
         if any(a.kind is ActionKind.PUT_BACK for a in legal):
-            out.append(" (b puts it back)")
-    if view.owed_jokers:
+            out.append(f" ({keys.get('back', 'b')} puts it back)")
+    if view.owed_jokers and view.my_turn:
         out.append("\nLay the freed joker down again before you throw")
     return out
 
@@ -826,7 +850,11 @@ def table_help_text(rules: Rules, *, hints: bool = False) -> RenderableType:
         ("m 5h 6h 7h", "after opening: lay down that meld (cards or their numbers)"),
         ("l", "after opening: lay off the cards the strip suggests"),
         ("l 2 8h", "lay 8h off onto meld 2 on the table (yours or a rival's)"),
-        ("x 2 6h", "put 6h in the place of the joker of meld 2 and take the joker (lay it down again)"),
+        (
+            "x 2 6h",
+            "put 6h in the place of the joker of meld 2 and take the joker "
+            + ("(lay it down again)" if rules.freed_joker_must_go_down else "(yours to keep, meld or throw)"),
+        ),
         ("Kc, 10h, JK, 1-14", "throw that card (or the card with that number), ending your turn"),
         ("g", "group the hand as it could go down, or sort it by suit"),
         *(_HINT_LINES if hints else ()),

@@ -698,12 +698,14 @@ function renderCenter() {
   const canPile = drawStep() && v.legal.draw_pile;
   el.pile.setAttribute("aria-disabled", String(!canPile));
   el.pile.classList.toggle("live", canPile);
+  // Remi 51 turns no card up at the deal: the pile is empty until the first throw
   let pileLabel = top ? `The pile: ${cardName(top)} on top` : "The pile is empty";
-  if (drawStep())
+  if (drawStep() && top)
     pileLabel = canPile
       ? `Take ${theCard(top)} from the pile`
       : `The pile (${cardName(top)}): ${v.legal.pile_refusal ?? "cannot be taken"}`;
-  else if (throwStep()) pileLabel = `The pile: ${cardName(top)} on top. Throw the marked card here`;
+  else if (throwStep())
+    pileLabel = `${top ? `The pile: ${cardName(top)} on top` : "The pile is empty"}. Throw the marked card here`;
   el.pile.setAttribute("aria-label", pileLabel);
   el.pileLabel.textContent =
     d.pile_take && d.to_play != null
@@ -1245,6 +1247,10 @@ function resultBlock(deal) {
           ? `Wrong show · ${rs.charge}`
           : `Charged ${rs.charge}`;
     card.append(h("div.result-head", h("span.result-name", name), h("span.result-charge", charge)));
+    if (r.halved && rs.unhalved != null && rs.unhalved !== rs.charge) {
+      // an early show halves what every other seat is charged, drops and wrong shows too
+      card.append(h("p.note.halved", `Halved from ${rs.unhalved}: an early show.`));
+    }
     if (rs.status === "dropped") {
       card.append(h("p.muted", "Dropped: the hand is never shown."));
     } else {
