@@ -98,6 +98,17 @@ def train(deals: int, seed: str, workers: int) -> dict[str, Any]:
     }
 
 
+def dump_table(table: dict[str, Any]) -> str:
+    """The table as JSON, one cell a line (small diffs when it is trained again)."""
+    head = {k: v for k, v in table.items() if k != "cells"}
+    lines = [json.dumps(head, sort_keys=True)[:-1] + ', "cells": {']
+    cells = sorted(table["cells"].items())
+    for i, (key, cell) in enumerate(cells):
+        lines.append(f"{json.dumps(key)}: {json.dumps(cell)}{',' if i < len(cells) - 1 else ''}")
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--deals", type=int, default=3000, help="deals per preset and seat count")
@@ -110,7 +121,7 @@ def main() -> int:
         if "/t" not in key:
             print(f"{key:32} {mean:+7.1f} {n:7d}")
     if not args.no_write:
-        Path(VALUES_PATH).write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+        Path(VALUES_PATH).write_text(dump_table(table))
         print(f"wrote {VALUES_PATH}")
     return 0
 
