@@ -115,14 +115,17 @@ def main() -> int:
     p.add_argument("--seed", default="values-1")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--no-write", action="store_true")
+    p.add_argument(
+        "--out", default=str(VALUES_PATH), help="where to write the table (default: the package's)"
+    )
     args = p.parse_args()
     table = train(args.deals, args.seed, args.workers)
     for key, (mean, n, *_share) in table["cells"].items():
         if "/t" not in key:
             print(f"{key:32} {mean:+7.1f} {n:7d}")
     if not args.no_write:
-        Path(VALUES_PATH).write_text(dump_table(table))
-        print(f"wrote {VALUES_PATH}")
+        Path(args.out).write_text(dump_table(table))
+        print(f"wrote {args.out}")
     return 0
 
 

@@ -16,8 +16,9 @@
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
 * Drop: at any turn before drawing, by the play-on values learned in self-play
   (:mod:`~rummykit.bots.values`): the seat drops when the mean net of hands like its own played on
-  is worse than the drop.  In a pool the view's match totals are weighed: a seat in compel never
-  drops, and playing on counts the table's chance of a charge that puts the seat out.  Rules the
+  is worse than the drop.  In a pool the view's match totals are read: a seat in compel never
+  drops (the drop would put it out).  :attr:`HardPlayer.out_penalty` would also count the table's
+  chance of a charge that puts the seat out; it is 0, as 60 measured fewer match wins.  Rules the
   table never saw fall back to a search of playing on.
 
 The search is anytime: it stops at the deadline or after ``max_worlds`` worlds.  With a fixed
