@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rummykit.engine.arrange import Arrangement, Arranger
-from rummykit.engine.cards import JOKER, RANK_TEXT, parse_card
+from rummykit.engine.cards import JOKER, RANK_TEXT
 from rummykit.engine.deal import Deal, ShowDeal
 from rummykit.engine.events import (
     Action,
@@ -31,7 +31,6 @@ from rummykit.engine.events import (
     DrewStock,
     Dropped,
     Event,
-    Groups,
     LaidDown,
     LaidOff,
     Opened,
@@ -56,26 +55,25 @@ from rummykit.engine.match import (
     Standing,
     Status,
 )
+from rummykit.engine.notation import (
+    ACTION_TYPES,
+    LOG_KEYS,
+    NotationError,
+    from_dict,
+    read_payload,
+    to_dict,
+    to_text,
+)
 from rummykit.engine.opening import Leftover, Opening, best_leftover, best_opening, finish_plan, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS, TableDeal, ending_note
 from rummykit.server.protocol import Refusal, card_text, cards_text
 
-__all__ = ["Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
+__all__ = ["STEPS", "Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
 
-# Table intents the engine plays; the others are the table's own (between deals and around them).
-_ENGINE_KINDS: Final = {k.value: k for k in ActionKind}
-_TABLE_KINDS: Final = frozenset({"join", "start", "deal", "ready", "rejoin", "rematch"})
-# Intents as the client names them, for refusals (docs/protocol.md).
-_SAID: Final = {
-    "ready": "next_round",
-    "draw stock": "draw stock",
-    "draw pile": "draw pile",
-    "lay down": "lay_down",
-    "lay off": "lay_off",
-    "put back": "put_back",
-}
+# The match's own steps, around its deals (stored in the action log beside the actions).
+STEPS: Final = frozenset({"join", "start", "deal", "next_round", "rejoin", "rematch"})
 # How long a bot of each kind takes over a move, relative to the table's bot pace.
 _PACE_FACTOR: Final = {"random": 0.8, "greedy": 1.0, "easy": 1.2, "medium": 1.0, "hard": 0.9}
 
@@ -130,54 +128,30 @@ class TableOptions:
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """Something a seat (or the table itself) does; ``payload`` is how the action log stores it.
+    """Something a seat (or the table itself) does: an engine ``action``, or a ``step`` of the
+    match around its deals (one of :data:`STEPS`).  ``auto``: the table played it for an away
+    seat; ``target``: a rematch's new match.
 
-    The table family adds ``meld`` (the id of a meld on the table: lay off, swap) and ``cards``
-    (a new meld, or the cards laid off); an opening's melds are ``groups``."""
+    Its stored form (:meth:`payload`, ``docs/storage.md``) is the action's notation dict (the
+    message that plays it), or ``{"type": STEP}``, with the log's own keys ``auto`` and ``match``.
+    """
 
-    kind: str  # an ActionKind value, or one of _TABLE_KINDS
-    card: int | None = None
-    groups: Groups | None = None
-    auto: bool = False  # the table played it for an away seat
+    action: Action | None = None
+    step: str | None = None
+    auto: bool = False
     target: str | None = None  # rematch: the new match's id
-    meld: int | None = None
-    cards: tuple[int, ...] | None = None
-
-    @property
-    def action(self) -> Action | None:
-        """The engine's action, for the intents the engine plays."""
-        kind = _ENGINE_KINDS.get(self.kind)
-        if kind is None:
-            return None
-        card = self.card if self.card is not None else -1
-        if kind is ActionKind.THROW:
-            return Action.throw(card)
-        if kind is ActionKind.SHOW:
-            return Action.show(card, self.groups)
-        if kind is ActionKind.OPEN:
-            return Action.open(self.groups or ())
-        if kind is ActionKind.LAY_DOWN:
-            return Action.lay_down(self.cards or ())
-        if kind is ActionKind.LAY_OFF:
-            return Action.lay_off(self.meld if self.meld is not None else -1, self.cards or ())
-        if kind is ActionKind.SWAP:
-            return Action.swap(self.meld if self.meld is not None else -1, card)
-        return Action(kind)
 
     @classmethod
     def of(cls, action: Action, *, auto: bool = False) -> Intent:
-        return cls(str(action.kind), action.card, action.groups, auto, None, action.meld, action.cards)
+        return cls(action, None, auto)
+
+    @property
+    def words(self) -> str:
+        """The intent in a few words (the action's notation), for a refusal's ``got``."""
+        return to_text(self.action) if self.action is not None else str(self.step)
 
     def payload(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"a": self.kind}
-        if self.card is not None:
-            out["card"] = card_text(self.card)
-        if self.groups is not None:
-            out["groups"] = [cards_text(g) for g in self.groups]
-        if self.meld is not None:
-            out["meld"] = self.meld
-        if self.cards is not None:
-            out["cards"] = cards_text(self.cards)
+        out: dict[str, Any] = to_dict(self.action) if self.action is not None else {"type": self.step}
         if self.auto:
             out["auto"] = True
         if self.target is not None:
@@ -185,26 +159,22 @@ class Intent:
         return out
 
     @classmethod
-    def from_payload(cls, data: Mapping[str, Any]) -> Intent:
-        """The intent a stored payload holds (raises ValueError/KeyError on a garbled one)."""
-        kind = str(data["a"])
-        if kind not in _ENGINE_KINDS and kind not in _TABLE_KINDS:
-            raise ValueError(f"unknown stored action {kind!r}")
-        card = data.get("card")
-        groups = data.get("groups")
-        meld = data.get("meld")
-        cards = data.get("cards")
-        if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int)):
-            raise ValueError(f"a stored meld id is a number, not {meld!r}")
-        return cls(
-            kind,
-            None if card is None else parse_card(card),
-            None if groups is None else tuple(tuple(parse_card(c) for c in g) for g in groups),
-            bool(data.get("auto", False)),
-            data.get("match"),
-            meld,
-            None if cards is None else tuple(parse_card(c) for c in cards),
-        )
+    def from_payload(cls, payload: Mapping[str, Any]) -> Intent:
+        """The intent a stored payload holds, of any stored format (NotationError on a garbled one)."""
+        data = read_payload(payload)
+        kind = data["type"]
+        auto = data.get("auto", False)
+        target = data.get("match")
+        if not isinstance(auto, bool) or not (target is None or isinstance(target, str)):
+            raise NotationError(f"a stored {kind}'s auto is true or false and its match a match id")
+        if kind in ACTION_TYPES:
+            return cls(from_dict(data, extra=LOG_KEYS), None, auto, target)
+        if kind not in STEPS:
+            raise NotationError(f"unknown stored action {kind!r}")
+        extra = sorted(set(data) - {"type", *LOG_KEYS})
+        if extra:
+            raise NotationError(f"unknown field {extra[0]!r} in a stored {kind}")
+        return cls(None, kind, auto, target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,15 +315,14 @@ class Table:
 
     def check(self, seat: int | None, intent: Intent) -> None:
         """Raise :class:`Refusal` when ``seat`` (``None``: the table itself) may not do ``intent`` now."""
-        said = _SAID.get(intent.kind, intent.kind)
-        got = said + ("" if intent.card is None else f" {card_text(intent.card)}")
+        got = intent.words
         phase = self.phase
         if phase == "broken":
             raise Refusal(f"this table is out of order: {self.broken}", "nothing: the table is closed", got)
-        kind = intent.kind
-        if kind in _ENGINE_KINDS:
-            self._check_engine(seat, intent, got)
+        if intent.action is not None:
+            self._check_engine(seat, intent.action, got)
             return
+        kind = intent.step
         if kind == "deal":
             if seat is not None:
                 raise Refusal("only the table deals", "next_round", got)
@@ -382,13 +351,13 @@ class Table:
             return
         if phase != "between":
             expected = "play the deal" if phase == "playing" else None
-            raise Refusal(f"{said} is between deals, and the match is {phase}", expected, got)
+            raise Refusal(f"{kind} is between deals, and the match is {phase}", expected, got)
         if kind == "rejoin":
             verdict = self.session.can_rejoin(seat)
             if not verdict:
                 raise Refusal(verdict.reason, "next_round", got)
             return
-        if kind == "ready":
+        if kind == "next_round":
             if seat not in self._required():
                 raise Refusal("you are out of the match: the others play on", None, got)
             if seat in self.ready:
@@ -396,7 +365,7 @@ class Table:
             return
         raise Refusal(f"unknown intent {kind!r}", None, got)
 
-    def _check_engine(self, seat: int | None, intent: Intent, got: str) -> None:
+    def _check_engine(self, seat: int | None, action: Action, got: str) -> None:
         phase = self.phase
         if phase != "playing":
             expected = {
@@ -416,8 +385,6 @@ class Table:
         dseat = self.session.deal_seat(seat)
         if dseat is None:
             raise Refusal("you are out of the pool: you are not in this deal", "watch this deal", got)
-        action = intent.action
-        assert action is not None
         verdict = deal.can(dseat, action)
         if not verdict:
             reason = verdict.reason
@@ -498,12 +465,12 @@ class Table:
         """Apply an intent :meth:`check` accepted; returns the new versioned events."""
         before = (self.phase, self.to_play())
         out: list[Entry] = []
-        kind = intent.kind
+        kind = intent.step
         self.actions += 1
         self._auto_drawn = False
-        if kind in _ENGINE_KINDS:
+        if intent.action is not None:
             assert seat is not None
-            self._commit_engine(seat, intent, out)
+            self._commit_engine(seat, intent.action, intent.auto, out)
         elif kind == "deal":
             self.session.start_deal()
             deal = self.deal
@@ -520,7 +487,7 @@ class Table:
         elif kind == "start":
             self.started = True
             self._add(out, "started", seat, f"{self._name(seat)} started the match")
-        elif kind == "ready":
+        elif kind == "next_round":
             assert seat is not None
             self.ready.add(seat)
             self._add(out, "ready", seat, f"{self.names[seat]} is ready for the next deal")
@@ -545,13 +512,11 @@ class Table:
         self._shared = None
         return out
 
-    def _commit_engine(self, seat: int, intent: Intent, out: list[Entry]) -> None:
+    def _commit_engine(self, seat: int, action: Action, auto: bool, out: list[Entry]) -> None:
         deal = self.deal
         assert deal is not None
         dseat = self.session.deal_seat(seat)
         assert dseat is not None
-        action = intent.action
-        assert action is not None
         seen = len(deal.events)
         deal.apply(dseat, action)
         if isinstance(deal, TableDeal):
@@ -559,13 +524,13 @@ class Table:
             ends_turn = deal.to_play != dseat or deal.phase is not Phase.THROW
         else:
             ends_turn = action.kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_PILE)
-        if intent.auto:
+        if auto:
             if ends_turn:
                 self.auto_turns[seat] += 1
         else:
             self.auto_turns[seat] = 0
-        self._auto_drawn = intent.auto and not ends_turn
-        self._engine_entries(out, deal.events[seen:], intent.auto)
+        self._auto_drawn = auto and not ends_turn
+        self._engine_entries(out, deal.events[seen:], auto)
 
     def _engine_entries(self, out: list[Entry], events: Sequence[Event], auto: bool) -> None:
         seats = self.session.deal_seats
@@ -691,7 +656,7 @@ class Table:
             try:
                 intent = Intent.from_payload(payload)
                 self.check(seat, intent)
-            except (Refusal, ValueError, KeyError, TypeError) as e:
+            except (Refusal, ValueError) as e:
                 reason = e.reason if isinstance(e, Refusal) else str(e)
                 self.broken = f"stored action {n} ({dict(payload)!r}) does not replay: {reason}"
                 return

@@ -1,5 +1,6 @@
-"""Matches stored by the server before the action notation (stored format 1: ``{"a": "draw
-stock", ...}``) still replay, exactly, in memory and from SQLite and PostgreSQL after a restart.
+"""The action log (docs/storage.md).  Matches stored by the server before the action notation
+(stored format 1: ``{"a": "draw stock", ...}``) still replay, exactly, in memory and from SQLite
+and PostgreSQL after a restart, and go on in format 2 (the action's notation dict).
 
 ``tests/data/stored/format1-matches.json`` holds seven matches as the server of commit 739b87a
 stored them (``Intent.payload()``, written before each action was committed): both families,
@@ -18,8 +19,10 @@ from typing import Any
 import pytest
 from server_helpers import live_table, make_app, running
 
+from rummykit.bots import make_player
+from rummykit.engine.notation import ACTION_TYPES, from_dict, to_dict
 from rummykit.engine.rules import get_preset
-from rummykit.server.table import SeatInfo, Table, TableOptions
+from rummykit.server.table import STEPS, Intent, SeatInfo, Table, TableOptions
 from rummykit.storage import NewSeat, Store
 
 DATA = Path(__file__).parent.parent / "data" / "stored" / "format1-matches.json"
@@ -41,13 +44,50 @@ def _check(table: Table, match: dict[str, Any]) -> None:
     assert _log(table) == expect["log"]
 
 
-@pytest.mark.parametrize("match", MATCHES, ids=[m["name"] for m in MATCHES])
-def test_a_format1_log_replays_to_the_same_table(match: dict[str, Any]) -> None:
+def _table(match: dict[str, Any]) -> Table:
     rules = get_preset(match["preset"]).replace(**match["settings"])
     seats = [SeatInfo(s, f"P{s + 1}", "human") for s in range(match["seats"])]
-    table = Table(match["name"], rules, match["seed"], seats, TableOptions())
+    return Table(match["name"], rules, match["seed"], seats, TableOptions())
+
+
+@pytest.mark.parametrize("match", MATCHES, ids=[m["name"] for m in MATCHES])
+def test_a_format1_log_replays_to_the_same_table(match: dict[str, Any]) -> None:
+    table = _table(match)
     table.replay([(seat, payload) for seat, payload in match["actions"]], 0.0)
     _check(table, match)
+
+
+@pytest.mark.parametrize(
+    "match", [m for m in MATCHES if m["expect"]["phase"] == "playing"], ids=lambda m: m["name"]
+)
+def test_a_format1_match_goes_on_in_format2_and_the_mixed_log_replays(match: dict[str, Any]) -> None:
+    table = _table(match)
+    log: list[tuple[int | None, dict[str, Any]]] = [(seat, payload) for seat, payload in match["actions"]]
+    table.replay(log, 0.0)
+    bots = {s: make_player("greedy", s, table.rules) for s in range(len(table.seats))}
+    while table.phase != "over" and len(log) < 2000:
+        seat: int | None
+        if table.phase == "between":
+            seat, intent = (table.waiting_for() or [None])[0], Intent(step="next_round")
+            if seat is None:
+                intent = Intent(step="deal")
+        else:
+            seat = table.to_play()
+            assert seat is not None and table.deal is not None
+            dseat = table.session.deal_seat(seat)
+            assert dseat is not None
+            intent = Intent(bots[seat].choose(table.deal.view(dseat)))
+        table.check(seat, intent)
+        payload = intent.payload()
+        assert "a" not in payload and payload["type"] in (*ACTION_TYPES, *STEPS)  # format 2
+        if intent.action is not None:
+            assert payload == to_dict(intent.action) and from_dict(payload) == intent.action
+        log.append((seat, payload))
+        table.commit(seat, intent, 0.0)
+    again = _table(match)
+    again.replay(log, 0.0)
+    assert again.broken is None and again.phase == table.phase == "over"
+    assert _log(again) == _log(table)
 
 
 def test_format1_matches_in_a_database_come_back_after_a_restart(any_db: Db) -> None:
