@@ -20,6 +20,7 @@ RESULT = {"winner", "ending", "turns", "halved", "finish_card", "seats"}
 RESULT_SEAT = {"seat", "status", "won", "charge", "hand_charge", "hand", "groups", "loose"}
 HAND = {"cards", "drawn", "groups", "loose", "aside", "charge", "can_show", "needs", "finishing"}
 LEGAL = {"draw_stock", "draw_pile", "pile_refusal", "drop", "drop_refusal", "throw", "no_throw", "show"}
+LEGAL |= {"actions"}  # protocol 2: every legal action as the message that plays it
 SHEET = {"format", "label", "describe", "names", "rows", "totals", "totals_text", "standings", "rejoins"}
 SHEET |= {"offers", "money", "status_line", "legend", "winners"}
 ROW = {"deal", "dealer", "charges", "statuses", "cells", "row", "row_text", "totals", "totals_text"}

@@ -31,7 +31,7 @@ def test_a_person_plays_a_match_against_bots(sqlite_url: str) -> None:
         first = me.hello(seat_token=t["seats"][0]["token"])
         assert me.welcome == {
             "type": "welcome",
-            "protocol": 1,
+            "protocol": 2,
             "role": "seat",
             "seat": 0,
             "match_id": t["match_id"],

@@ -343,7 +343,7 @@ class Hub:
     def _history(self, table: Table, n: int) -> str:
         """Deal ``n``'s hand history, its seats named as at the table (a finished deal: it no
         longer changes, so any thread may read it)."""
-        seats = next(e.data["seats"] for e in table.log if e.kind == "dealt" and e.deal == n)
+        seats = next(e.seats for e in table.log if e.kind == "dealt" and e.deal == n)
         names = [table.names[s] for s in seats]
         return dump_history(table.deals[n], names=names, match={"id": table.match_id, "deal": n + 1})
 

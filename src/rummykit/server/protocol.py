@@ -35,7 +35,7 @@ __all__ = [
     "parse_message",
 ]
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2  # docs/protocol.md: 2 only adds fields to 1
 MAX_MESSAGE_BYTES: Final = 4096  # a client frame; the largest real one (a declared show) is ~300 bytes
 MAX_SOCKET_BYTES: Final = 64 * 1024  # beyond this uvicorn closes the socket (1009) before we read it
 HELLO_TIMEOUT: Final = 10.0  # seconds a new socket has to say hello
