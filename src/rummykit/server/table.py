@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from rummykit.bots.autopilot import autopilot
 from rummykit.bots.coach import Coach
-from rummykit.engine.cards import JOKER
 from rummykit.engine.deal import Deal
 from rummykit.engine.events import (
     Action,
@@ -42,7 +42,6 @@ from rummykit.engine.events import (
     TookPile,
     WrongShow,
 )
-from rummykit.engine.groups import card_value
 from rummykit.engine.match import Standing
 from rummykit.engine.notation import (
     ACTION_TYPES,
@@ -53,7 +52,6 @@ from rummykit.engine.notation import (
     to_dict,
     to_text,
 )
-from rummykit.engine.opening import finish_plan
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import TableDeal
@@ -623,60 +621,12 @@ class Table:
         return None if due is None else Step(due, "auto", seat, v, why)
 
     def auto_intent(self, seat: int) -> Intent:
-        """What the table plays for a human seat whose clock ran out (see docs/protocol.md)."""
-        deal = self.deal
-        dseat = self.session.deal_seat(seat)
-        assert deal is not None and dseat is not None
-        legal = deal.legal_actions(dseat)
-        if isinstance(deal, TableDeal):
-            return Intent.of(self._table_auto(deal, dseat, legal), auto=True)
-        if deal.phase is Phase.DRAW:
-            drop = Action.drop()
-            if self.auto_turns[seat] >= self.options.away_turns and drop in legal:
-                return Intent.of(drop, auto=True)
-            for action in (Action.draw_stock(), Action.draw_pile()):
-                if action in legal:
-                    return Intent.of(action, auto=True)
-            return Intent.of(legal[0], auto=True)
-        drawn = deal.drawn
-        if drawn is not None and Action.throw(drawn) in legal:
-            return Intent.of(Action.throw(drawn), auto=True)
-        return Intent.of(Action.throw(self.coach.cheapest_throw(deal.view(dseat))), auto=True)
-
-    def _table_auto(self, deal: TableDeal, dseat: int, legal: Sequence[Action]) -> Action:
-        """The table family's clock: draw from the stock and throw, never melding.  A card taken
-        from the pile is put back first (then the stock is drawn); where the turn owes a card
-        that can no longer be put back (the pile card after a meld, a freed joker), the engine's
-        own way to pay it is played, since a turn cannot end owing it (RULES.md)."""
-        if deal.phase is Phase.DRAW:
-            for action in (Action.draw_stock(), Action.draw_pile()):
-                if action in legal:
-                    return action
-            return legal[0]
-        if Action.put_back() in legal:
-            return Action.put_back()
-        throws = [a.card for a in legal if a.kind is ActionKind.THROW and a.card is not None]
-        if not throws:
-            plan = finish_plan(
-                deal.hand(dseat),
-                deal.melds,
-                deal.rules,
-                due=deal.pile_due,
-                jokers_owed=deal.owed_jokers,
-                min_left=1 if deal.rules.last_card_discard else 0,
-            )
-            if plan:
-                target, cards = plan[0]
-                action = Action.lay_down(cards) if target is None else Action.lay_off(target, cards)
-                if deal.can(dseat, action):
-                    return action
-            return legal[0]
-        drawn = deal.drawn
-        if drawn is not None and drawn in throws:
-            return Action.throw(drawn)
-        # Remi's first player, who drew nothing: the dearest card, a joker last
-        rules = deal.rules
-        return Action.throw(max(throws, key=lambda k: (k != JOKER, card_value(k, rules, None), k)))
+        """What the table plays for a human seat whose clock ran out, or that is away: the
+        autopilot's move (``bots.autopilot``) from the seat's own view."""
+        view = self.seat_view(seat)
+        assert view is not None and view.my_turn, "the table plays only for the seat to play"
+        drop = self.auto_turns[seat] >= self.options.away_turns
+        return Intent.of(autopilot(view, self.coach, drop=drop), auto=True)
 
     def deadline(self, now: float) -> dict[str, Any] | None:
         """The clock the clients show: the seat on it, seconds left and why."""
