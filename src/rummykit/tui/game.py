@@ -44,6 +44,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from rummykit.bots import Player, make_player
+from rummykit.bots.coach import Coach
 from rummykit.bots.hint import hint
 from rummykit.engine.cards import CardError, format_card, format_cards, parse_card
 from rummykit.engine.deal import Deal, ShowDeal
@@ -67,7 +68,6 @@ from rummykit.engine.events import (
     TookPile,
     WrongShow,
 )
-from rummykit.engine.opening import best_leftover, best_opening, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import TableDeal, ending_note
@@ -436,6 +436,7 @@ class Game:
         self.session: MatchSession | None = None  # the match being played
         self.hand_order: list[int] = []  # the person's hand as last displayed: number i is [i - 1]
         self.ending_notes: dict[int, str] = {}  # table family: deal index -> how it ended, if not plain
+        self.coach = Coach(settings.rules)  # the hand's help, from the person's view (as the web table's)
 
     # ---- the outer loop ------------------------------------------------------------------
 
@@ -593,16 +594,15 @@ class Game:
         deal = ctx.deal
         strip: Text
         if isinstance(deal, TableDeal):
-            opened = bool(view.opened) and view.opened[view.seat]
-            # before opening nothing can go onto the table's melds: group the hand on its own
-            leftover = best_leftover(view.hand, view.melds if opened else (), view.rules)
+            # before opening nothing can go onto the table's melds: the hand is grouped on its own
+            leftover = self.coach.leftover(view)
             segments = render.table_segments(view.hand, leftover, view.rules, view.drawn)
-            meter = opening_meter(view.hand, view.rules, must_include=view.pile_due)
-            strip = render.table_strip(view, meter, leftover)
+            meter = self.coach.meter(view)
+            strip = render.table_strip(view, (meter.points, meter.threshold), leftover)
             reading = "grouped as it could go down"
         else:
             assert isinstance(deal, ShowDeal)
-            a = deal.arranger.arrange(view.hand, view.wild, away=True)
+            a = self.coach.arrangement(view, away=True)
             segments = render.grouped(view.hand, a, view.wild, view.drawn)
             strip = render.strip(view, a)
             reading = "grouped as the rules read it"
@@ -709,11 +709,10 @@ class Game:
     def _why_no_opening(self, deal: TableDeal, me: int, view: SeatView) -> str:
         if view.opened and view.opened[me]:
             return "you have opened already: lay down (m) or lay off (l)"
-        points, threshold = opening_meter(view.hand, view.rules, must_include=view.pile_due)
-        best = best_opening(view.hand, view.rules, must_include=view.pile_due)
-        if best is not None:
-            return deal.can(me, Action.open(best.melds)).reason or "no opening now"
-        return f"no opening yet: your melds make {points} of the {threshold} points"
+        meter = self.coach.meter(view)
+        if meter.best is not None:
+            return deal.can(me, Action.open(meter.best.melds)).reason or "no opening now"
+        return f"no opening yet: your melds make {meter.points} of the {meter.threshold} points"
 
     def _play(self, deal: Deal, me: int, action: Action) -> bool:
         """Play ``action`` if the engine allows it, else say why; whether it was played."""
@@ -781,7 +780,7 @@ class Game:
     def _why_no_show(self, deal: ShowDeal, me: int, view: SeatView) -> str:
         if view.phase is Phase.DRAW:
             return deal.check_declaration(me, view.hand[0]).reason  # the engine's "draw first"
-        a = deal.arranger.arrange(view.hand, view.wild)
+        a = self.coach.arrangement(view)
         return f"not a show yet: whatever you throw, it still needs {render.needs_text(a)}"
 
     # ---- between deals -----------------------------------------------------------------------
