@@ -45,7 +45,7 @@ TABLE_LEGAL = LEGAL | {
 MELD = {"id", "owner", "kind", "cards", "stands_for"}
 METER = {"points", "threshold", "melds", "ready", "waived", "can_open", "why"}
 LEFTOVER = {"cost", "loose", "melds", "layoffs", "owners"}
-EVENT = {"version", "kind", "seat", "deal", "text"}
+EVENT = {"version", "kind", "seat", "deal", "text", "line"}  # protocol 2 added line
 EVENT_FIELDS = {
     "joined": set(),
     "dealt": {"dealer", "first", "seats", "pile_top", "cut", "wild", "stock_count"},  # + own "hand"

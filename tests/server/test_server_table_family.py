@@ -92,7 +92,8 @@ def test_a_rummy40_story_open_lay_off_swap_put_back_and_every_refusal(
         assert legal["no_throw"] == {"card": "Qs", "reason": reason}
         back = act(me, type="put_back")
         assert [e["kind"] for e in back["events"]] == ["put_back"]
-        assert back["events"][0]["text"] == "Asha put Qs back"
+        assert back["events"][0]["text"] == "Asha puts Qs back"
+        assert back["events"][0]["line"] == ["You put ", {"card": "Qs"}, " back"]
         assert back["view"]["deal"]["pile_top"] == "Qs" and back["view"]["deal"]["phase"] == "draw"
         assert (
             refused(app, mid, me, type="draw", **{"from": "pile"})

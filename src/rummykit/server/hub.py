@@ -29,10 +29,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
 from rummykit.bots.hint import hint
-from rummykit.engine.events import Action, ActionKind
 from rummykit.engine.history import dump as dump_history
 from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules, RulesError, get_preset
+from rummykit.engine.words import action_words, plain
 from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
     HELLO_TIMEOUT,
@@ -41,8 +41,6 @@ from rummykit.server.protocol import (
     ConnState,
     Message,
     Refusal,
-    card_text,
-    cards_text,
     dumps,
     parse_message,
 )
@@ -805,7 +803,8 @@ class Hub:
             out.update(action=None, text="No hint for this game yet.", reason=None)
         else:
             wire = to_dict(action)
-            out.update(action=wire, text=f"Hint: {describe_action(action)}. {reason}".strip(), reason=reason)
+            words = plain(action_words(action))
+            out.update(action=wire, text=f"Hint: {words}. {reason}".strip(), reason=reason)
         if msg.id is not None:
             out["id"] = msg.id
         conn.send_json(out)
@@ -872,25 +871,3 @@ def _plausible_id(match_id: str) -> bool:
 def _intent(msg: Message) -> Intent:
     """A message's intent: its action, or a step of the match (``next_round``, ``rejoin``, ...)."""
     return Intent(msg.action) if msg.action is not None else Intent(step=msg.type)
-
-
-def describe_action(action: Action) -> str:
-    """``action`` in words for a person: "throw K♥" style text with plain card names."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return "draw from the stock"
-    if kind is ActionKind.DRAW_PILE:
-        return "take the pile's top card"
-    if kind is ActionKind.THROW:
-        return f"throw {card_text(action.card)}"
-    if kind is ActionKind.SHOW:
-        return f"show, finishing with {card_text(action.card)}"
-    if kind is ActionKind.OPEN:
-        return "open with " + " | ".join(" ".join(cards_text(m)) for m in action.groups or ())
-    if kind is ActionKind.LAY_DOWN:
-        return "lay down " + " ".join(cards_text(action.cards or ()))
-    if kind is ActionKind.LAY_OFF:
-        return f"lay {' '.join(cards_text(action.cards or ()))} off onto meld {action.meld}"
-    if kind is ActionKind.SWAP:
-        return f"swap {card_text(action.card)} for the joker in meld {action.meld}"
-    return str(kind)

@@ -16,7 +16,6 @@ from typing import Any, Final
 
 import orjson
 
-from rummykit.engine.cards import format_card
 from rummykit.engine.events import Action
 from rummykit.engine.notation import FIELDS as ACTION_FIELDS
 from rummykit.engine.notation import NotationError, from_dict, to_text
@@ -29,8 +28,6 @@ __all__ = [
     "ConnState",
     "Message",
     "Refusal",
-    "card_text",
-    "cards_text",
     "dumps",
     "parse_message",
 ]
@@ -97,14 +94,6 @@ class Message:
 def dumps(data: Any) -> str:
     """JSON text of a message (orjson: the server sends many)."""
     return orjson.dumps(data).decode()
-
-
-def card_text(k: int | None) -> str | None:
-    return None if k is None else format_card(k)
-
-
-def cards_text(kinds: tuple[int, ...] | list[int]) -> list[str]:
-    return [format_card(k) for k in kinds]
 
 
 def _int_field(data: dict[str, Any], name: str, got: str) -> int | None:

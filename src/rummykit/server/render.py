@@ -57,6 +57,7 @@ from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules
 from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS, ending_note
 from rummykit.engine.views import SeatView, SpectatorView
+from rummykit.engine.words import Part, event_words, meter_why, parts_json, plain, step_words
 
 __all__ = ["MatchState", "Note", "Refusals", "Renderer", "SeatPublic", "card_text", "cards_text"]
 
@@ -129,9 +130,9 @@ NO_REFUSALS: Final = Refusals()
 class Note:
     """One versioned table event as one viewer may see it: ``event`` is the engine's event
     already made for that viewer (``Event.seen_by``), ``viewer_seat`` the viewer's deal seat
-    (``None``: a spectator or a seat out of the deal).  ``info``: a match step's public facts
-    (``rejoined``: total, number; ``rematch``: match_id; ``match_over``: winners, totals;
-    ``deal_ended``: the sheet's row)."""
+    (``None``: a spectator or a seat out of the deal), ``viewer`` its match seat.  ``info``: a
+    match step's public facts (``rejoined``: total, number; ``rematch``: match_id;
+    ``match_over``: winners, totals; ``deal_ended``: the sheet's row)."""
 
     version: int
     kind: str
@@ -142,6 +143,7 @@ class Note:
     seats: tuple[int, ...] = ()
     viewer_seat: int | None = None
     info: Mapping[str, Any] = field(default_factory=dict)
+    viewer: int | None = None  # the viewer's match seat (None: a spectator)
 
 
 def _check_views(deal: object, mine: object) -> None:
@@ -190,6 +192,7 @@ class Renderer:
         self._is_table = rules.is_table
         self._shared: tuple[int, dict[str, Any]] | None = None  # (stamp, the views' common part)
         self._sheet: tuple[tuple[int, int, bool], dict[str, Any]] | None = None
+        self._texts: dict[int, str] = {}  # version -> the event's words for anyone watching
 
     # ---- events -------------------------------------------------------------------------------
 
@@ -197,116 +200,119 @@ class Renderer:
         return "the table" if seat is None else self.names[seat]
 
     def event(self, note: Note) -> dict[str, Any]:
-        """``note`` as EVENT JSON."""
+        """``note`` as EVENT JSON: its fields, and its words (``engine.words``): ``text`` as
+        anyone watching reads it, ``line`` as this viewer does ("You throw Ks")."""
         _check_note(note)
         out: dict[str, Any] = {
             "version": note.version,
             "kind": note.kind,
             "seat": note.seat,
             "deal": None if note.deal is None else note.deal + 1,
-            "text": "",
         }
         ev = note.event
-        data, text = self._event_data(note) if ev is not None else self._step_data(note)
+        said: list[Part]
+        if ev is None:
+            data = self._step_data(note)
+            said = [step_words(note.kind, note.seat, self.names, note.viewer, note.info)]
+            text = plain(said) if note.viewer is None else self._text(note)
+        else:
+            data = self._event_data(note)
+            names = [self.names[m] for m in note.seats]
+            number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
+            said = event_words(ev, names, note.viewer_seat, number=number, auto=note.auto)
+            text = plain(said) if note.viewer is None else self._text(note)
         out["text"] = text
         out.update(data)
+        out["line"] = parts_json(said)
         if note.auto:
             out["auto"] = True
         return out
 
-    def _step_data(self, note: Note) -> tuple[dict[str, Any], str]:
-        kind, seat, info = note.kind, note.seat, note.info
-        name = self._name(seat)
-        if kind == "joined":
-            return {}, f"{name} joined the table"
-        if kind == "started":
-            return {}, f"{name} started the match"
-        if kind == "ready":
-            return {}, f"{name} is ready for the next deal"
-        if kind == "rejoined":
-            return {"total": info["total"], "number": info["number"]}, f"{name} rejoined at {info['total']}"
-        if kind == "rematch":
-            return {"match_id": info["match_id"]}, "A rematch is set up"
-        if kind == "match_over":
-            winners = list(info["winners"])
-            names = " and ".join(self.names[s] for s in winners) or "nobody"
-            return {"winners": winners, "totals": list(info["totals"])}, f"The match is over: {names} won"
-        raise ValueError(f"no words for a {kind!r} step")
+    def _text(self, note: Note) -> str:
+        """The event as anyone watching reads it (the same for every viewer: made once)."""
+        cached = self._texts.get(note.version)
+        if cached is not None:
+            return cached
+        ev = note.event
+        if ev is None:
+            text = step_words(note.kind, note.seat, self.names, None, note.info)
+        else:
+            names = [self.names[m] for m in note.seats]
+            number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
+            text = plain(event_words(ev.seen_by(None), names, None, number=number, auto=note.auto))
+        if len(self._texts) > 1024:
+            self._texts.clear()
+        self._texts[note.version] = text
+        return text
 
-    def _event_data(self, note: Note) -> tuple[dict[str, Any], str]:
+    def _step_data(self, note: Note) -> dict[str, Any]:
+        kind, info = note.kind, note.info
+        if kind == "rejoined":
+            return {"total": info["total"], "number": info["number"]}
+        if kind == "rematch":
+            return {"match_id": info["match_id"]}
+        if kind == "match_over":
+            return {"winners": list(info["winners"]), "totals": list(info["totals"])}
+        return {}
+
+    def _event_data(self, note: Note) -> dict[str, Any]:
         ev = note.event
         seats = note.seats
-        ms = None if ev is None or ev.seat is None else seats[ev.seat]
-        name = self._name(ms)
-        number = (note.deal or 0) + 1
         if isinstance(ev, Dealt):
-            wild = None if ev.wild is None else RANK_TEXT[ev.wild]
             data: dict[str, Any] = {
-                "dealer": ms,
+                "dealer": seats[ev.seat] if ev.seat is not None else None,
                 "first": seats[ev.first],
                 "seats": list(seats),
                 "pile_top": card_text(ev.pile_top),
                 "cut": card_text(ev.cut),
-                "wild": wild,
+                "wild": None if ev.wild is None else RANK_TEXT[ev.wild],
                 "stock_count": ev.stock_count,
             }
             if note.viewer_seat is not None and ev.hands[note.viewer_seat] is not None:
                 data["hand"] = cards_text(ev.hands[note.viewer_seat] or ())
-            wild_words = f", wild {wild}" if wild else ""
-            return data, f"Deal {number}: {name} dealt{wild_words}"
+            return data
         if isinstance(ev, DrewStock):
-            return {"card": card_text(ev.card)}, f"{name} drew from the stock"
-        if isinstance(ev, TookPile):
-            c = format_card(ev.card)
-            return {"card": c}, f"{name} took {c}"
-        if isinstance(ev, Threw):
-            c = format_card(ev.card)
-            return {"card": c}, f"{name} threw {c}"
+            return {"card": card_text(ev.card)}
+        if isinstance(ev, TookPile | Threw | PutBack):
+            return {"card": format_card(ev.card)}
         if isinstance(ev, Dropped):
-            return {"cost": ev.cost, "first": ev.first}, f"{name} dropped ({ev.cost})"
+            return {"cost": ev.cost, "first": ev.first}
         if isinstance(ev, Showed):
-            c = format_card(ev.card)
-            return {
-                "card": c,
-                "groups": [cards_text(g) for g in ev.groups],
-            }, f"{name} showed, finishing with {c}"
+            return {"card": format_card(ev.card), "groups": [cards_text(g) for g in ev.groups]}
         if isinstance(ev, WrongShow):
-            wrong = {
+            return {
                 "card": format_card(ev.card),
                 "groups": [cards_text(g) for g in ev.groups],
                 "loose": cards_text(ev.loose),
                 "reason": ev.reason,
                 "penalty": ev.penalty,
             }
-            return wrong, f"{name}'s show was wrong: {ev.reason} ({ev.penalty})"
         if isinstance(ev, Opened):
-            melds = [self.meld_json(m, seats) for m in ev.melds]
-            waived = " (the threshold waived)" if ev.waived else ""
-            texts = " | ".join(" ".join(m["cards"]) for m in melds)
-            data = {"melds": melds, "points": ev.points, "waived": ev.waived}
-            return data, f"{name} opened with {ev.points}{waived}: {texts}"
+            return {
+                "melds": [self.meld_json(m, seats) for m in ev.melds],
+                "points": ev.points,
+                "waived": ev.waived,
+            }
         if isinstance(ev, LaidDown):
-            meld = self.meld_json(ev.meld, seats)
-            return {"meld": meld}, f"{name} laid down {' '.join(meld['cards'])}"
+            return {"meld": self.meld_json(ev.meld, seats)}
         if isinstance(ev, LaidOff):
-            cards = cards_text(ev.cards)
-            data = {"meld_id": ev.meld_id, "cards": cards, "meld": self.meld_json(ev.meld, seats)}
-            return data, f"{name} laid {' '.join(cards)} off onto meld {ev.meld_id}"
+            return {
+                "meld_id": ev.meld_id,
+                "cards": cards_text(ev.cards),
+                "meld": self.meld_json(ev.meld, seats),
+            }
         if isinstance(ev, Swapped):
-            c = format_card(ev.card)
-            data = {"meld_id": ev.meld_id, "card": c, "meld": self.meld_json(ev.meld, seats)}
-            return data, f"{name} swapped {c} for the joker in meld {ev.meld_id}"
-        if isinstance(ev, PutBack):
-            c = format_card(ev.card)
-            return {"card": c}, f"{name} put {c} back"
+            return {
+                "meld_id": ev.meld_id,
+                "card": format_card(ev.card),
+                "meld": self.meld_json(ev.meld, seats),
+            }
         if isinstance(ev, StockRebuilt):
-            return {"count": ev.count}, f"The stock was rebuilt: {ev.count} cards"
+            return {"count": ev.count}
         if isinstance(ev, DealEnded):
             row: DealRow = note.info["row"]
-            data = {"result": self.result_json(ev.result, seats), "row": self.row_json(row, ev.result)}
-            winner = self.names[seats[ev.result.winner]]
-            return data, f"Deal {number}: {winner} wins ({ev.result.ending})"
-        raise ValueError(f"no words for {type(ev).__name__}")
+            return {"result": self.result_json(ev.result, seats), "row": self.row_json(row, ev.result)}
+        raise ValueError(f"no JSON for {type(ev).__name__}")
 
     def meld_json(self, meld: TableMeld, seats: Sequence[int]) -> dict[str, Any]:
         """A meld on the table: its id, the match seat that laid it down, ``run`` or ``set``, its
@@ -631,9 +637,7 @@ class Renderer:
             why: str | None = None
             can_open = False
             if best is None:
-                why = f"your melds make {meter.points} of the {meter.threshold} points, {meter.short} short"
-                if meter.due is not None:
-                    why = f"with {format_card(meter.due)} from the pile, {why}"
+                why = plain(meter_why(meter.points, meter.threshold, meter.due))
             elif mine and view.phase is Phase.THROW:
                 can_open = Action.open(best.melds) in view.legal
                 why = None if can_open else (refusals.open or "no opening now")

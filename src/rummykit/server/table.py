@@ -56,7 +56,8 @@ from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import TableDeal
 from rummykit.engine.views import SeatView, SpectatorView
-from rummykit.server.protocol import Refusal, card_text
+from rummykit.engine.words import expected_moves, not_your_turn, owed_words, wait_for
+from rummykit.server.protocol import Refusal
 from rummykit.server.render import NO_REFUSALS, MatchState, Note, Refusals, Renderer, SeatPublic
 
 __all__ = ["STEPS", "Entry", "Intent", "SeatInfo", "Step", "Table", "TableOptions"]
@@ -77,6 +78,7 @@ _EVENT_KINDS: Final[Mapping[type[Event], str]] = {
     Swapped: "swapped",
     PutBack: "put_back",
 }
+_DRAWS: Final = frozenset({ActionKind.DROP, ActionKind.DRAW_STOCK, ActionKind.DRAW_PILE})
 # The match's own steps, around its deals (stored in the action log beside the actions).
 STEPS: Final = frozenset({"join", "start", "deal", "next_round", "rejoin", "rematch"})
 # How long a bot of each kind takes over a move, relative to the table's bot pace.
@@ -400,7 +402,7 @@ class Table:
             reason = verdict.reason
             to_play = self.to_play()
             if reason.startswith("not your turn") and to_play is not None:
-                reason = f"not your turn: {self.names[to_play]} is to play"
+                reason = not_your_turn(self.names[to_play])  # the engine names seats, people names
             raise Refusal(reason, self._expected(seat), got)
 
     def _expected(self, seat: int) -> str:
@@ -410,38 +412,15 @@ class Table:
         if deal is None or to_play is None:
             return "wait"
         if to_play != seat:
-            return f"wait for your turn: {self.names[to_play]} is to play"
-        if deal.phase is Phase.THROW:
-            if not isinstance(deal, TableDeal):
-                return "throw a card, or show with a finishing card"
-            dseat = self.session.deal_seat(seat)
-            assert dseat is not None
-            kinds = {a.kind for a in deal.legal_actions(dseat)}
-            said = [
-                w
-                for k, w in (
-                    (ActionKind.PUT_BACK, "put back"),
-                    (ActionKind.OPEN, "open"),
-                    (ActionKind.LAY_DOWN, "lay down"),
-                    (ActionKind.LAY_OFF, "lay off"),
-                    (ActionKind.SWAP, "swap a joker"),
-                    (ActionKind.THROW, "throw a card"),
-                )
-                if k in kinds
-            ]
-            if deal.pile_due is not None:
-                said.append(f"use {card_text(deal.pile_due)} from the pile in a meld")
-            elif deal.owed_jokers:
-                said.append("lay the freed joker down")
-            return "one of: " + ", ".join(said) if said else "play on"
+            return wait_for(self.names[to_play])
+        if deal.phase is Phase.THROW and not isinstance(deal, TableDeal):
+            return "throw a card, or show with a finishing card"
         dseat = self.session.deal_seat(seat)
         assert dseat is not None
-        words = {
-            ActionKind.DROP: "drop",
-            ActionKind.DRAW_STOCK: "draw from the stock",
-            ActionKind.DRAW_PILE: "draw from the pile",
-        }
-        return "one of: " + ", ".join(words[a.kind] for a in deal.legal_actions(dseat) if a.kind in words)
+        kinds = [a.kind for a in deal.legal_actions(dseat)]
+        if deal.phase is Phase.DRAW:
+            return expected_moves([k for k in kinds if k in _DRAWS])
+        return expected_moves(kinds, owes=owed_words(deal.pile_due, deal.owed_jokers))
 
     # ---- committing ---------------------------------------------------------------------------
 
@@ -728,7 +707,7 @@ class Table:
         dseat = entry.seats.index(viewer) if viewer is not None and viewer in entry.seats else None
         seen = None if entry.event is None else entry.event.seen_by(dseat)
         e = entry
-        note = Note(e.version, e.kind, e.seat, e.deal, e.auto, seen, e.seats, dseat, e.info)
+        note = Note(e.version, e.kind, e.seat, e.deal, e.auto, seen, e.seats, dseat, e.info, viewer)
         return self.renderer.event(note)
 
     def sheet_json(self) -> dict[str, Any]:

@@ -53,27 +53,20 @@ from rummykit.engine.events import (
     ActionKind,
     DealEnded,
     Dealt,
-    DrewStock,
     Dropped,
     Event,
-    LaidDown,
-    LaidOff,
-    Opened,
     Phase,
-    PutBack,
     Showed,
     StockRebuilt,
-    Swapped,
     Threw,
-    TookPile,
     WrongShow,
 )
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import TableDeal, ending_note
 from rummykit.engine.views import SeatView
+from rummykit.engine.words import Part, event_words, fragment, meter_why
 from rummykit.tui import render
-from rummykit.tui.render import Card, Part
 
 __all__ = [
     "BOT_NAMES",
@@ -307,43 +300,6 @@ class MoveLog:
         """The subject and the verb ending: ("You", "") or ("Bikash", "s")."""
         return ("You", "") if seat == self.me else (self.names[seat], "s")
 
-    def _fragment(self, event: Event, s: str) -> list[Part] | None:
-        """What the seat did, as words after its name (``s`` ends the verb: "draws", "draw")."""
-        if isinstance(event, DrewStock):
-            # the person's own draw shows the card: it is theirs to see
-            seen: list[Part] = [Card(event.card), " "] if event.card is not None else []
-            return [f"draw{s} ", *seen, "from the stock"]
-        if isinstance(event, TookPile):
-            return [f"take{s} ", Card(event.card), " from the pile"]
-        if isinstance(event, Threw):
-            return [f"throw{s} ", Card(event.card)]
-        if isinstance(event, Showed):
-            return [f"show{s}, finishing with ", Card(event.card)]
-        if isinstance(event, WrongShow):
-            pay = "pays" if s else "pay"
-            return [
-                f"show{s} with ",
-                Card(event.card),
-                f", but it is no show ({event.reason}): {pay} {event.penalty} and sit{s} out",
-            ]
-        if isinstance(event, Dropped):
-            return [f"drop{s} out ({'pays' if s else 'pay'} {event.cost})"]
-        if isinstance(event, Opened):
-            out: list[Part] = [f"open{s} with "]
-            for i, meld in enumerate(event.melds):
-                out += [" │ "] if i else []
-                out += _cards(meld.cards)
-            return [*out, f" ({event.points} points)"]
-        if isinstance(event, LaidDown):
-            return [f"lay{s} down ", *_cards(event.meld.cards)]
-        if isinstance(event, LaidOff):
-            return [f"lay{s} off ", *_cards(event.cards), f" onto meld {event.meld_id}"]
-        if isinstance(event, Swapped):
-            return [f"swap{s} ", Card(event.card), f" for the joker of meld {event.meld_id}"]
-        if isinstance(event, PutBack):
-            return [f"put{s} ", Card(event.card), " back"]
-        return None
-
     def _line(self, closed: bool) -> list[Part]:
         assert self._seat is not None
         who, _ = self._who(self._seat)
@@ -359,7 +315,7 @@ class MoveLog:
         """Take in one event; the line it completes, if it completes one."""
         seat = event.seat
         if seat is not None and not isinstance(event, Dealt | DealEnded):
-            frag = self._fragment(event, self._who(seat)[1])
+            frag = fragment(event, seat == self.me)  # the words of engine.words, as the web table's
             if frag is None:
                 return None
             if seat != self._seat:
@@ -373,12 +329,8 @@ class MoveLog:
                 return self.lines[-1]
             return None
         line: list[Part]
-        if isinstance(event, StockRebuilt):
-            line = [f"The pile is shuffled into a new stock ({event.count} cards)"]
-        elif isinstance(event, Dealt):
-            who, s = self._who(event.first)
-            dealer, ds = ("The dealer", "s") if event.seat is None else self._who(event.seat)
-            line = [f"{dealer} deal{ds}; {who} play{s} first. Pile: ", Card(event.pile_top)]
+        if isinstance(event, StockRebuilt | Dealt):
+            line = event_words(event, self.names, self.me)
         else:
             if isinstance(event, DealEnded) and self._seat is not None:
                 self._seat = None  # a hand emptied by a meld: the turn ended without a throw
@@ -389,13 +341,6 @@ class MoveLog:
 
     def last(self, n: int) -> list[list[Part]]:
         return self.lines[-n:] if n > 0 else []
-
-
-def _cards(kinds: Sequence[int]) -> list[Part]:
-    out: list[Part] = []
-    for i, k in enumerate(kinds):
-        out += [" ", Card(k)] if i else [Card(k)]
-    return out
 
 
 # ---- the game ----------------------------------------------------------------------------
@@ -712,7 +657,7 @@ class Game:
         meter = self.coach.meter(view)
         if meter.best is not None:
             return deal.can(me, Action.open(meter.best.melds)).reason or "no opening now"
-        return f"no opening yet: your melds make {meter.points} of the {meter.threshold} points"
+        return "no opening yet: " + render.line_plain(meter_why(meter.points, meter.threshold, meter.due))
 
     def _play(self, deal: Deal, me: int, action: Action) -> bool:
         """Play ``action`` if the engine allows it, else say why; whether it was played."""
