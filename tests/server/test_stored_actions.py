@@ -21,7 +21,7 @@ from server_helpers import live_table, make_app, running
 
 from rummykit.bots import make_player
 from rummykit.engine.notation import ACTION_TYPES, from_dict, to_dict
-from rummykit.engine.rules import get_preset
+from rummykit.engine.rules import stored_rules
 from rummykit.server.table import STEPS, Intent, SeatInfo, Table, TableOptions
 from rummykit.storage import NewSeat, Store
 
@@ -45,7 +45,7 @@ def _check(table: Table, match: dict[str, Any]) -> None:
 
 
 def _table(match: dict[str, Any]) -> Table:
-    rules = get_preset(match["preset"]).replace(**match["settings"])
+    rules = stored_rules(match["preset"], match["settings"])  # as the server reads stored rules
     seats = [SeatInfo(s, f"P{s + 1}", "human") for s in range(match["seats"])]
     return Table(match["name"], rules, match["seed"], seats, TableOptions())
 

@@ -9,8 +9,10 @@ seats"), from the seat's view alone, like every bot:
 * the table family never melds for the seat: a card just taken from the pile is put back (then
   the stock is drawn), the stock's card is thrown, and Remi's first player, who draws nothing,
   throws its dearest card (a joker last).  Only where the seat's own play left the turn owing a
-  card (the pile's card after a meld, a freed joker), which no throw may leave owing, does it put
-  that card down by the engine's own plan.
+  card (the pile's card after a meld, a freed joker at Rummy 40), which no throw may leave
+  owing, does it put that card down by the engine's own plan.  A joker a swap freed at Remi 51 is
+  owed nothing (``freed_joker_must_go_down`` is off): it stays in the hand and the autopilot
+  throws as on any turn.
 
 >>> from rummykit.engine.deal import ShowDeal
 >>> from rummykit.engine.rules import get_preset

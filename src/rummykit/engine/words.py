@@ -191,8 +191,11 @@ def event_words(
     if isinstance(event, Dealt):
         first, you = _who(event.first, names, me)
         dealer = "The dealer deals" if event.seat is None else _sentence(event.seat, names, me, "deal")
-        pile: list[Part] = ["empty"] if event.pile_top is None else [Card(event.pile_top)]
-        out: list[Part] = [f"{lead}{dealer}; {first} play{_s(you)} first. Pile: ", *pile]
+        out: list[Part] = [f"{lead}{dealer}; {first} play{_s(you)} first. "]
+        if event.pile_top is None:  # Remi 51: the first throw starts the pile
+            out.append("No card is turned up: the first throw starts the pile")
+        else:
+            out += ["Pile: ", Card(event.pile_top)]
         if number is None:
             return out  # the short form: the table's header says the cut and the wild rank
         cut: list[Part] = [] if event.cut is None else [", cut ", Card(event.cut)]

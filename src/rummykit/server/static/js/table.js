@@ -698,12 +698,14 @@ function renderCenter() {
   const canPile = drawStep() && v.legal.draw_pile;
   el.pile.setAttribute("aria-disabled", String(!canPile));
   el.pile.classList.toggle("live", canPile);
+  // Remi 51 turns no card up at the deal: the pile is empty until the first throw
   let pileLabel = top ? `The pile: ${cardName(top)} on top` : "The pile is empty";
-  if (drawStep())
+  if (drawStep() && top)
     pileLabel = canPile
       ? `Take ${theCard(top)} from the pile`
       : `The pile (${cardName(top)}): ${v.legal.pile_refusal ?? "cannot be taken"}`;
-  else if (throwStep()) pileLabel = `The pile: ${cardName(top)} on top. Throw the marked card here`;
+  else if (throwStep())
+    pileLabel = `${top ? `The pile: ${cardName(top)} on top` : "The pile is empty"}. Throw the marked card here`;
   el.pile.setAttribute("aria-label", pileLabel);
   el.pileLabel.textContent =
     d.pile_take && d.to_play != null
