@@ -1,11 +1,18 @@
-"""One match's authoritative state: the session, the versioned event log, seats and their clocks.
+"""One match's authoritative state machine: the session, the versioned event log, the seats,
+the steps between deals, and the clocks' next steps.
 
 A :class:`Table` does no I/O and reads no clock: the hub passes ``now`` in, writes each action to
 storage between :meth:`Table.check` and :meth:`Table.commit`, and sends what :meth:`Table.render`
-and :meth:`Table.view` make.  Everything that changes the table is an :class:`Intent` with a
-stored form (:meth:`Intent.payload`), so a restarted server rebuilds the table exactly by
+and :meth:`Table.view` make.  Everything that changes the table is an :class:`Intent` (an engine
+action in its notation, ``engine.notation``, or a step of the match) whose stored form is
+:meth:`Intent.payload` (``docs/storage.md``), so a restarted server rebuilds the table exactly by
 committing the stored intents again (:meth:`Table.replay`): versions, hands, the sheet, who was
 ready, who was played for while away.
+
+Only this object holds the deal.  What the clients read is made by the renderer
+(``server.render``), which this table gives the engine's views and each event as its viewer
+sees it, never the deal; the move the clock plays for a seat is the autopilot's
+(``bots.autopilot``) and the hand's help the coach's (``bots.coach``), both from the seat's view.
 
 The match seats are the seats of the session's :class:`~rummykit.engine.match.Match`; a deal's
 seats are the seats still in (pools): ``session.deal_seats`` maps one to the other, and every
@@ -321,9 +328,6 @@ class Table:
         ]
 
     # ---- checking intents ------------------------------------------------------------------
-
-    def _name(self, seat: int | None) -> str:
-        return "the table" if seat is None else self.names[seat]
 
     def check(self, seat: int | None, intent: Intent) -> None:
         """Raise :class:`Refusal` when ``seat`` (``None``: the table itself) may not do ``intent`` now."""
