@@ -343,7 +343,9 @@ class DrewStock(Event):
         return self.card is None
 
     def seen_by(self, viewer: int | None) -> DrewStock:
-        return self if viewer == self.seat or self.card is None else replace(self, card=None)
+        if viewer == self.seat or self.card is None:
+            return self
+        return DrewStock(seq=self.seq, seat=self.seat, card=None)  # (asked for every viewer: no replace())
 
     @property
     def action(self) -> Action:

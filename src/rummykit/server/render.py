@@ -154,6 +154,24 @@ def _check_views(deal: object, mine: object) -> None:
         raise TypeError(f"the renderer takes the viewer's own SeatView, not {type(mine).__name__}")
 
 
+def _personal(note: Note) -> bool:
+    """Whether the event reads differently to this viewer than to anyone watching: it is told
+    of the viewer ("You ..."), or shows the viewer a card of its own (a dealt hand)."""
+    ev = note.event
+    if ev is None:
+        if note.viewer is None:
+            return False
+        return note.viewer == note.seat or (note.kind == "match_over" and note.viewer in note.info["winners"])
+    me = note.viewer_seat
+    if me is None:
+        return False
+    if isinstance(ev, Dealt):
+        return True
+    if isinstance(ev, DealEnded):
+        return ev.result.winner == me
+    return ev.seat == me
+
+
 def _check_note(note: Note) -> None:
     """An event with a card its viewer may not see is refused."""
     ev = note.event
@@ -193,6 +211,10 @@ class Renderer:
         self._shared: tuple[int, dict[str, Any]] | None = None  # (stamp, the views' common part)
         self._sheet: tuple[tuple[int, int, bool], dict[str, Any]] | None = None
         self._texts: dict[int, str] = {}  # version -> the event's words for anyone watching
+        self._datas: dict[int, dict[str, Any]] = {}  # version -> a public event's fields
+        self._impersonal: dict[int, dict[str, Any]] = {}  # version -> EVENT for viewers it is not about
+        self._actions: dict[Action, dict[str, Any]] = {}  # a legal action -> the message that plays it
+        self._hands: dict[int, tuple[object, dict[str, Any]]] = {}  # seat -> (key, its HAND)
 
     # ---- events -------------------------------------------------------------------------------
 
@@ -201,8 +223,19 @@ class Renderer:
 
     def event(self, note: Note) -> dict[str, Any]:
         """``note`` as EVENT JSON: its fields, and its words (``engine.words``): ``text`` as
-        anyone watching reads it, ``line`` as this viewer does ("You throw Ks")."""
+        anyone watching reads it, ``line`` as this viewer does ("You throw Ks").  Every viewer
+        the event does not speak of (nor show a card of its own) gets the same JSON, made once."""
         _check_note(note)
+        if _personal(note):
+            return self._event(note)
+        cached = self._impersonal.get(note.version)
+        if cached is None:
+            if len(self._impersonal) > 1024:
+                self._impersonal.clear()
+            cached = self._impersonal[note.version] = self._event(note)
+        return cached
+
+    def _event(self, note: Note) -> dict[str, Any]:
         out: dict[str, Any] = {
             "version": note.version,
             "kind": note.kind,
@@ -216,7 +249,7 @@ class Renderer:
             said = [step_words(note.kind, note.seat, self.names, note.viewer, note.info)]
             text = plain(said) if note.viewer is None else self._text(note)
         else:
-            data = self._event_data(note)
+            data = self._event_json(note, ev)
             names = [self.names[m] for m in note.seats]
             number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
             said = event_words(ev, names, note.viewer_seat, number=number, auto=note.auto)
@@ -244,6 +277,17 @@ class Renderer:
             self._texts.clear()
         self._texts[note.version] = text
         return text
+
+    def _event_json(self, note: Note, ev: Event) -> dict[str, Any]:
+        """The event's fields; those of an event every viewer sees alike are made once."""
+        if isinstance(ev, Dealt | DrewStock):
+            return self._event_data(note)  # a hand or a drawn card for one viewer only
+        cached = self._datas.get(note.version)
+        if cached is None:
+            if len(self._datas) > 1024:
+                self._datas.clear()
+            cached = self._datas[note.version] = self._event_data(note)
+        return cached
 
     def _step_data(self, note: Note) -> dict[str, Any]:
         kind, info = note.kind, note.info
@@ -577,13 +621,20 @@ class Renderer:
     # ---- the viewer's own hand and moves ------------------------------------------------------
 
     def _hand_json(self, view: SeatView, state: MatchState, refusals: Refusals) -> dict[str, Any]:
-        hand = view.hand
-        mine = view.my_turn
         if self._is_table:
             return self._table_hand_json(view, state, refusals)
+        hand = view.hand
+        drawn = view.drawn if view.my_turn else None
+        size = view.rules.hand_size
+        groupable = len(hand) in (size, size + 1)  # else dropped, or out after a wrong show
+        finishing = self.coach.finishing(view) if len(hand) == size + 1 else ()
+        key = (hand, drawn, view.wild, finishing)
+        cached = self._hands.get(view.seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]  # the same hand as the last view of it: its JSON is made once
         out: dict[str, Any] = {
             "cards": cards_text(hand),
-            "drawn": card_text(view.drawn) if mine else None,
+            "drawn": card_text(drawn),
             "groups": [],
             "loose": [],
             "aside": None,
@@ -592,19 +643,18 @@ class Renderer:
             "needs": [],
             "finishing": [],
         }
-        size = view.rules.hand_size
-        if len(hand) not in (size, size + 1):
-            return out  # dropped, or out after a wrong show: nothing to group
-        a = self.coach.arrangement(view)
-        out.update(
-            groups=[{"cards": cards_text(g.cards), "kind": g.kind, "pure": g.pure} for g in a.groups],
-            loose=cards_text(a.loose),
-            aside=card_text(a.throw),
-            charge=a.charge,
-            can_show=a.can_show,
-            needs=list(a.needs),
-            finishing=cards_text(self.coach.finishing(view)) if len(hand) == size + 1 else [],
-        )
+        if groupable:
+            a = self.coach.arrangement(view)
+            out.update(
+                groups=[{"cards": cards_text(g.cards), "kind": g.kind, "pure": g.pure} for g in a.groups],
+                loose=cards_text(a.loose),
+                aside=card_text(a.throw),
+                charge=a.charge,
+                can_show=a.can_show,
+                needs=list(a.needs),
+                finishing=cards_text(finishing),
+            )
+        self._hands[view.seat] = (key, out)
         return out
 
     def _table_hand_json(self, view: SeatView, state: MatchState, refusals: Refusals) -> dict[str, Any]:
@@ -666,18 +716,28 @@ class Renderer:
             }
         return out
 
+    def _action_json(self, action: Action) -> dict[str, Any]:
+        """The message that plays ``action`` (its notation), made once an action (read only)."""
+        cached = self._actions.get(action)
+        if cached is None:
+            if len(self._actions) > 4096:
+                self._actions.clear()
+            cached = self._actions[action] = to_dict(action)
+        return cached
+
     def _legal_json(self, view: SeatView, refusals: Refusals) -> dict[str, Any]:
         legal = view.legal
-        actions = [to_dict(a) for a in legal]  # every legal action as the message that plays it
+        actions = [self._action_json(a) for a in legal]  # every legal action as the message that plays it
         throws = [a.card for a in legal if a.kind is ActionKind.THROW and a.card is not None]
-        pile = Action.draw_pile() in legal
+        kinds = {a.kind for a in legal}  # the moves without a card: legal when their kind is
+        pile = ActionKind.DRAW_PILE in kinds
         pile_refusal = None if pile or view.phase is not Phase.DRAW else refusals.pile or None
         if self._is_table:
             due = view.pile_due
             throw_refusal = refusals.throw or None if view.phase is Phase.THROW and not throws else None
             opening = next((a.groups for a in legal if a.kind is ActionKind.OPEN), None)
             return {
-                "draw_stock": Action.draw_stock() in legal,
+                "draw_stock": ActionKind.DRAW_STOCK in kinds,
                 "draw_pile": pile,
                 "pile_refusal": pile_refusal,
                 "drop": None,
@@ -686,7 +746,7 @@ class Renderer:
                 "no_throw": None if due is None else {"card": format_card(due), "reason": throw_refusal},
                 "throw_refusal": throw_refusal,
                 "show": [],
-                "put_back": Action.put_back() in legal,
+                "put_back": ActionKind.PUT_BACK in kinds,
                 "open": None if opening is None else [cards_text(m) for m in opening],
                 "lay_down": [cards_text(a.cards or ()) for a in legal if a.kind is ActionKind.LAY_DOWN],
                 "lay_off": [
@@ -702,10 +762,10 @@ class Renderer:
                 "actions": actions,
             }
         shows = [a.card for a in legal if a.kind is ActionKind.SHOW and a.card is not None]
-        drop = Action.drop() in legal
+        drop = ActionKind.DROP in kinds
         take = view.pile_take
         return {
-            "draw_stock": Action.draw_stock() in legal,
+            "draw_stock": ActionKind.DRAW_STOCK in kinds,
             "draw_pile": pile,
             "pile_refusal": pile_refusal,
             "drop": {"cost": view.drop_cost} if drop else None,

@@ -275,6 +275,7 @@ class Table:
         self._stamp = 0  # changes with anything a view shows (a commit, a seat connecting)
         self._state: MatchState | None = None
         self._public: tuple[int, SpectatorView] | None = None
+        self._deadlines: tuple[tuple[int, float], dict[str, Any] | None] | None = None
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -687,6 +688,7 @@ class Table:
         """The whole table as ``viewer`` (a match seat, ``None``: a spectator) may see it: the
         renderer gets the deal's public view and the viewer's own, never the deal."""
         deal = self.deal
+        state = self.state()
         public = None if deal is None else self._spectator(deal)
         mine: SeatView | None = None
         refusals = NO_REFUSALS
@@ -694,17 +696,25 @@ class Table:
             dseat = self.session.deal_seat(viewer)
             if dseat is not None:
                 mine = deal.view(dseat)
-                if mine.my_turn and self.phase == "playing":
+                if mine.my_turn and state.phase == "playing":
                     refusals = self._refusals(deal, dseat, mine)
         return self.renderer.view(
-            self.state(),
+            state,
             public,
             mine,
             refusals,
             viewer=viewer,
-            deadline=self.deadline(now),
+            deadline=self._deadline(now),
             rematch_url=rematch_url,
         )
+
+    def _deadline(self, now: float) -> dict[str, Any] | None:
+        """:meth:`deadline`, worked out once for all the views of one moment."""
+        key = (self._stamp, now)
+        cached = self._deadlines
+        if cached is None or cached[0] != key:
+            cached = self._deadlines = (key, self.deadline(now))
+        return cached[1]
 
     def render(self, entry: Entry, viewer: int | None) -> dict[str, Any]:
         """``entry`` as match seat ``viewer`` (``None``: a spectator) may see it."""
