@@ -213,6 +213,7 @@ class Renderer:
         self._texts: dict[int, str] = {}  # version -> the event's words for anyone watching
         self._datas: dict[int, dict[str, Any]] = {}  # version -> a public event's fields
         self._impersonal: dict[int, dict[str, Any]] = {}  # version -> EVENT for viewers it is not about
+        self._by_seats: dict[tuple[int, ...], list[str]] = {}  # a deal's seats -> their names
         self._actions: dict[Action, dict[str, Any]] = {}  # a legal action -> the message that plays it
         self._hands: dict[int, tuple[object, dict[str, Any]]] = {}  # seat -> (key, its HAND)
 
@@ -227,15 +228,15 @@ class Renderer:
         the event does not speak of (nor show a card of its own) gets the same JSON, made once."""
         _check_note(note)
         if _personal(note):
-            return self._event(note)
+            return self._event(note, personal=True)
         cached = self._impersonal.get(note.version)
         if cached is None:
             if len(self._impersonal) > 1024:
                 self._impersonal.clear()
-            cached = self._impersonal[note.version] = self._event(note)
+            cached = self._impersonal[note.version] = self._event(note, personal=False)
         return cached
 
-    def _event(self, note: Note) -> dict[str, Any]:
+    def _event(self, note: Note, *, personal: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
             "version": note.version,
             "kind": note.kind,
@@ -243,23 +244,28 @@ class Renderer:
             "deal": None if note.deal is None else note.deal + 1,
         }
         ev = note.event
-        said: list[Part]
         if ev is None:
             data = self._step_data(note)
-            said = [step_words(note.kind, note.seat, self.names, note.viewer, note.info)]
-            text = plain(said) if note.viewer is None else self._text(note)
+            said: list[Part] = [step_words(note.kind, note.seat, self.names, note.viewer, note.info)]
         else:
             data = self._event_json(note, ev)
-            names = [self.names[m] for m in note.seats]
-            number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
-            said = event_words(ev, names, note.viewer_seat, number=number, auto=note.auto)
-            text = plain(said) if note.viewer is None else self._text(note)
-        out["text"] = text
+            said = self._words(note, ev, note.viewer_seat)
+        if personal:
+            out["text"] = self._text(note)
+        else:  # a viewer the event is not about reads it as anyone watching does
+            out["text"] = self._keep_text(note.version, plain(said))
         out.update(data)
         out["line"] = parts_json(said)
         if note.auto:
             out["auto"] = True
         return out
+
+    def _words(self, note: Note, ev: Event, me: int | None) -> list[Part]:
+        names = self._by_seats.get(note.seats)
+        if names is None:
+            names = self._by_seats[note.seats] = [self.names[m] for m in note.seats]
+        number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
+        return event_words(ev, names, me, number=number, auto=note.auto)
 
     def _text(self, note: Note) -> str:
         """The event as anyone watching reads it (the same for every viewer: made once)."""
@@ -270,12 +276,13 @@ class Renderer:
         if ev is None:
             text = step_words(note.kind, note.seat, self.names, None, note.info)
         else:
-            names = [self.names[m] for m in note.seats]
-            number = None if not isinstance(ev, Dealt | DealEnded) else (note.deal or 0) + 1
-            text = plain(event_words(ev.seen_by(None), names, None, number=number, auto=note.auto))
+            text = plain(self._words(note, ev.seen_by(None), None))
+        return self._keep_text(note.version, text)
+
+    def _keep_text(self, version: int, text: str) -> str:
         if len(self._texts) > 1024:
             self._texts.clear()
-        self._texts[note.version] = text
+        self._texts[version] = text
         return text
 
     def _event_json(self, note: Note, ev: Event) -> dict[str, Any]:
