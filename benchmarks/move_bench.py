@@ -33,6 +33,7 @@ from starlette.websockets import WebSocketState
 
 from machine import machine_line, write_section
 from rummykit.server.hub import Hub
+from rummykit.server.limits import ServerLimits
 from rummykit.server.lobby import parse_new_table
 from rummykit.server.table import TableOptions
 from rummykit.storage import Store
@@ -47,6 +48,8 @@ class Socket:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.on_send = on_send
         self.application_state = WebSocketState.CONNECTED
+        self.client = None  # no peer address: every socket counts as the one client "unknown"
+        self.headers: dict[str, str] = {}
         self.view: Msg | None = None
         self.version = 0
         self.last: list[str] = []  # frames sent since the client last read them
@@ -119,7 +122,8 @@ async def run(preset: str, moves: int, db: Path, profile: cProfile.Profile | Non
 
     store.append_action = timed_append  # type: ignore[method-assign]
     defaults = TableOptions(bot_pace=0.0, away_time=3600.0)
-    hub = Hub(store, defaults=defaults, allow_seed=True, message_rate=None)
+    limits = ServerLimits.lifted(max_rounds=1000)  # one client plays the table as fast as it can
+    hub = Hub(store, defaults=defaults, allow_seed=True, limits=limits)
     await hub.start()
     body = {
         "preset": preset,
@@ -127,7 +131,7 @@ async def run(preset: str, moves: int, db: Path, profile: cProfile.Profile | Non
         "seats": [{"kind": "human", "name": f"P{i}"} for i in range(4)],
         "seed": f"move-bench-{preset}",
     }
-    live, tokens = await hub.create(parse_new_table(body, defaults, allow_seed=True))
+    live, tokens = await hub.create(parse_new_table(body, defaults, allow_seed=True, limits=limits))
     match_id = live.table.match_id
     waiting: set[Socket] = set()
     done = asyncio.Event()

@@ -44,7 +44,6 @@ from rummykit.engine.events import (
 )
 from rummykit.engine.match import (
     LEGEND,
-    MARKS,
     DealRow,
     Format,
     Match,
@@ -52,6 +51,8 @@ from rummykit.engine.match import (
     RejoinOffer,
     SettlementFormat,
     Status,
+    charge_text,
+    legend,
 )
 from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules
@@ -394,6 +395,7 @@ class Renderer:
                     "won": r.won,
                     "charge": r.charge,
                     "hand_charge": r.hand_charge,
+                    "unhalved": r.unhalved,
                     "hand": cards_text(r.hand),
                     "groups": [] if table else [cards_text(g) for g in r.groups],
                     "loose": cards_text(r.loose),
@@ -409,9 +411,7 @@ class Renderer:
     def row_json(self, row: DealRow, result: DealResult | None) -> dict[str, Any]:
         """A row of the sheet; ``result`` is its deal's (the table family marks its ending)."""
         statuses = row.entry.statuses
-        cells = [
-            "out" if s is Status.OUT else f"{c}{MARKS[s]}" for c, s in zip(row.charges, statuses, strict=True)
-        ]
+        cells = [charge_text(c, s, row.entry.early) for c, s in zip(row.charges, statuses, strict=True)]
         note = None
         if self._is_table and result is not None:
             note = ending_note(self.rules, result)
@@ -479,7 +479,7 @@ class Renderer:
             ],
             "money": money,
             "status_line": match.status_line(),
-            "legend": SHEET_LEGENDS.get(self.rules.format, LEGEND) if self._is_table else LEGEND,
+            "legend": SHEET_LEGENDS.get(self.rules.format, LEGEND) if self._is_table else legend(self.rules),
             "winners": list(match.winners),
         }
 

@@ -4,7 +4,7 @@
 import { cardBack, cardName, cardShort, fillFace, isWild, miniRow, rankPlural, theCard } from "./cards.js";
 import { api, TableSocket } from "./net.js";
 import { sheetTable as sheetTableFor } from "./sheet.js";
-import { $, ask, h, presetTitle } from "./ui.js";
+import { $, ask, h, opened, presetTitle } from "./ui.js";
 
 const sheetTable = (sheet) => sheetTableFor(sheet, { me: S.me });
 
@@ -1247,6 +1247,10 @@ function resultBlock(deal) {
           ? `Wrong show · ${rs.charge}`
           : `Charged ${rs.charge}`;
     card.append(h("div.result-head", h("span.result-name", name), h("span.result-charge", charge)));
+    if (r.halved && rs.unhalved != null && rs.unhalved !== rs.charge) {
+      // an early show halves what every other seat is charged, drops and wrong shows too
+      card.append(h("p.note.halved", `Halved from ${rs.unhalved}: an early show.`));
+    }
     if (rs.status === "dropped") {
       card.append(h("p.muted", "Dropped: the hand is never shown."));
     } else {
@@ -1794,6 +1798,7 @@ function start() {
     return;
   }
   document.body.dataset.role = ROLE;
+  opened.add(TOKEN); // the history page lists the matches this browser holds a token of
   if (ROLE === "spectator") {
     el.me.hidden = true;
     document.querySelector(".skip")?.setAttribute("href", "#center");
