@@ -17,6 +17,7 @@ The bot at seat 0 is dealt spread-out cards that make no meld, so it only draws 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,8 +111,12 @@ def test_a_rummy40_deal_open_lay_off_by_drag_and_by_tap_and_a_joker_swap(
     assert page.locator("#table").get_attribute("data-family") == "table"
     expect(page.locator("#melds")).to_contain_text("No melds on the table yet")
     expect(page.locator(".cut-slot")).to_be_hidden()
-    expect(page.locator("#group")).to_be_hidden()
-    expect(page.locator("#me-clock")).to_contain_text("s")  # the turn clock runs
+    expect(page.locator("#group")).to_be_visible()  # melds first, by the Opening meter
+    expect(page.locator("#sort")).to_be_visible()
+    # the turn clock runs (10 minutes here), drawn with an inline icon: no glyph a font may lack
+    expect(page.locator("#me-clock-text")).to_have_text(re.compile(r"^(\d+ s|\d+:\d\d)$"))
+    expect(page.locator("#me-clock svg.clock-icon")).to_be_visible()
+    assert "⏱" not in page.locator("#me-clock").inner_text()
 
     # the pile card must be used: throwing it is refused with the reason, Put back undoes the take
     page.locator("#pile").click()

@@ -176,7 +176,7 @@ def test_table_state_needs_the_right_token(client: TestClient) -> None:
     [
         ("/", "index.html"),
         ("/t/abc", "table.html"),
-        ("/watch/abc", "watch.html"),
+        ("/watch/abc", "table.html"),  # one page for seats and spectators
         ("/history", "history.html"),
         ("/static/index.html", "index.html"),
     ],

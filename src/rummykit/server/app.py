@@ -33,9 +33,10 @@ __all__ = ["STATIC", "create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 16 * 1024
+# One page for a seat's table and the spectator's: the page reads its role from the URL.
 PAGES: Final = {
     "table": "table.html",
-    "watch": "watch.html",
+    "watch": "table.html",
     "history": "history.html",
     "lobby": "index.html",
 }
