@@ -33,6 +33,8 @@ const visible = (r) => r && r.width > 0 && r.height > 0;
 
 /** Before the page redraws: where each flight starts. */
 export function takeOff(flights) {
+  // the page is about to be redrawn: a card still in the air was headed for the old layout
+  for (const ghost of document.querySelectorAll(".card.flying")) ghost.remove();
   if (reducedMotion() || !flights.length) return [];
   return flights.map((f) => {
     const from = placeElement(f.from, f.card, false);
@@ -70,6 +72,7 @@ export function land(started) {
     const done = () => ghost.remove();
     anim.onfinish = done;
     anim.oncancel = done;
+    setTimeout(done, FLIGHT_MS + 250); // a page whose frames stall (in the background) keeps no ghost
   }
 }
 

@@ -703,6 +703,7 @@ export function renderConnection(state, detail, reconnect) {
   const closed = state === "closed";
   el.table.inert = closed;
   el.bar.inert = closed;
+  el.skip.hidden = closed;
   el.table.dataset.connection = state;
   if (state === "open") {
     el.banner.hidden = true;
