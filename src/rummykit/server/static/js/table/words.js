@@ -4,7 +4,10 @@
 // ``ctx`` is {me, seats}: my match seat (null: a spectator) and the view's seats, for names.
 
 import { cardName, cardShort, RankPlural, rankPlural, theCard } from "../cardtext.js";
+import { plural, possessive } from "../grammar.js";
 import { myTurn, tableGame } from "./view.js";
+
+export { plural, possessive };
 
 /** A seat's name as this page says it: "You" for my own seat. */
 export function seatName(ctx, s) {
@@ -24,20 +27,12 @@ export function objectName(ctx, s) {
   return name === "You" ? "you" : name;
 }
 
-/** "Your" for "You", else "Bina's". */
-export function possessive(name) {
-  if (name === "You") return "Your";
-  return `${name}'s`;
-}
 
 /** "You are" / "Bina is": the verb agrees with the name. */
 export function be(name) {
   return name === "You" ? "are" : "is";
 }
 
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function verb(who, third, second) {
   return who === "You" ? second : third;
