@@ -804,7 +804,7 @@ class Hub:
             out.update(action=None, text="No hint for this game yet.", reason=None)
         else:
             wire = action_message(action)
-            out.update(action=wire, text=f"Hint: {describe_action(action)}. {reason}".strip(), reason=reason)
+            out.update(action=wire, text=hint_text(action, reason), reason=reason)
         if msg.id is not None:
             out["id"] = msg.id
         conn.send_json(out)
@@ -901,6 +901,19 @@ def action_message(action: Action) -> dict[str, Any]:
     return {"type": str(kind).replace(" ", "_")}
 
 
+def hint_text(action: Action, reason: str) -> str:
+    """The hint's one line, each card said once: the hint bots' reasons begin with the move itself
+    ("Throw K♣: it is in no group"), and then the reason is the whole line; otherwise the move in
+    words comes first ("Hint: draw from the stock. Play on: ...")."""
+    said = describe_action(action)
+    first = reason.split(maxsplit=1)[0].rstrip(",:").lower() if reason else ""
+    if first and first == said.split(maxsplit=1)[0].rstrip(",:").lower():
+        return f"Hint: {reason[0].upper()}{reason[1:]}"
+    if reason:
+        return f"Hint: {said}. {reason[0].upper()}{reason[1:]}"
+    return f"Hint: {said}."
+
+
 def describe_action(action: Action) -> str:
     """``action`` in words for a person: "throw K♥" style text with plain card names."""
     kind = action.kind
@@ -920,4 +933,6 @@ def describe_action(action: Action) -> str:
         return f"lay {' '.join(cards_text(action.cards or ()))} off onto meld {action.meld}"
     if kind is ActionKind.SWAP:
         return f"swap {card_text(action.card)} for the joker in meld {action.meld}"
+    if kind is ActionKind.PUT_BACK:
+        return "put the pile's card back"
     return str(kind)
