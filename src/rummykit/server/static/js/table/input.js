@@ -37,8 +37,8 @@ function overHand(x, y) {
 /** The meld (and whether its joker) under a point, for a card dragged out of the hand. */
 function meldAt(x, y) {
   if (!tableGame(S.view) || el.melds.hidden) return null;
-  const area = el.melds.closest(".center")?.getBoundingClientRect();
-  if (area && (y < area.top || y > area.bottom)) return null; // scrolled out of sight
+  const area = el.melds.getBoundingClientRect();
+  if (y < area.top || y > area.bottom) return null; // a meld scrolled out of the melds' box
   for (const box of el.melds.querySelectorAll(".meld")) {
     const r = box.getBoundingClientRect();
     if (x >= r.left - 6 && x <= r.right + 6 && y >= r.top - 6 && y <= r.bottom + 6) {
