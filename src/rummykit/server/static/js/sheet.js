@@ -10,7 +10,9 @@ export function sheetTable(sheet, { caption = true, me = null } = {}) {
   const m = sheetModel(sheet, me);
   const captionId = `sheet-caption-${nextId++}`;
   const table = h("table.sheet", caption ? { "aria-describedby": captionId } : {});
-  const head = h("tr", h("th", { scope: "col", "aria-label": "Deal" }, h("span.wide-only", "Deal"), h("span.narrow-only", "#")), h("th", { scope: "col" }, h("span.sr-only", "row")));
+  // "Deal" on a wide screen, "#" on a phone (the names need the room)
+  const deal = h("th", { scope: "col", "aria-label": "Deal" }, h("span.wide-only", "Deal"), h("span.narrow-only", "#"));
+  const head = h("tr", deal, h("th", { scope: "col" }, h("span.sr-only", "row")));
   m.names.forEach((n, i) => head.append(h("th", { scope: "col", class: i === me ? "me-col" : "" }, n)));
   table.append(h("thead", head));
   const body = h("tbody");
