@@ -667,6 +667,7 @@ def test_remi51_first_player_skips_the_draw_and_opens_at_51_never_in_the_first_r
     assert game.run() == 0
     out = typist.output()
     assert "✗ the first player skips the draw on the first turn: play and throw" in out
+    assert "No card is turned up: the first throw starts the pile" in out  # seed 001
     assert "✗ no opening in the first round" in out or "✗ no opening yet: " in out
     assert "Remi 51 (house rules) · deal 2 of 2 is over" in out  # two deals: not the preset's one
     session = game.session

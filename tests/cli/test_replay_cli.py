@@ -1,10 +1,11 @@
 """``rummykit replay``: the readable report, ``--verbose``, ``--json``, and refused files, for
-both families (the show family's format 1.0 and Rummy 40 / Remi 51's format 1.1)."""
+both families (format 1.2: the dealt hands, then the events; older files replay too)."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -97,15 +98,16 @@ def write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize(
     ("edit", "line", "words"),
     [
-        (lambda t: t.replace("3 take 8c", "3 take 9c"), 30, "'3 take 9c' is not what happened"),
-        (lambda t: t.replace("seed 20240601", "seed 20240602"), 13, "do not deal this history"),
+        (lambda t: t.replace("3 take 8c", "3 take 9c"), 35, "'3 take 9c' is not what happened"),
+        (lambda t: t.replace("seed 20240601", "seed 20240602"), 12, "do not deal this history"),
+        (lambda t: t.replace(" 9c\nhand 1 ", " 10c\nhand 1 "), 12, "seat 0's hand is not what was dealt"),
         (lambda t: t.replace("rules indian\n", "rules indian\nset colour=red\n"), 3, "unknown setting"),
-        (lambda t: t.replace("hand history 1.0", "hand history 2.0"), 1, "newer than this rummykit"),
-        (lambda t: t[: t.index("0 wrong show")] + "0 wro", 33, "cut off in the middle"),
-        (lambda t: t[: t.index("0 wrong show")], 32, "cut short"),
-        (lambda t: t + "more\n", 48, "text after the end"),
-        (lambda t: t.replace("charge 8:", "charge 9:"), 45, "seat 2's charge 9 is not the 8 of line 42"),
-        (lambda t: t.replace("loose 3s 2d 3c", "loose 3s 2d 4c"), 45, "the result differs"),
+        (lambda t: t.replace("hand history 1.2", "hand history 2.0"), 1, "newer than this rummykit"),
+        (lambda t: t[: t.index("0 wrong show")] + "0 wro", 38, "cut off in the middle"),
+        (lambda t: t[: t.index("0 wrong show")], 37, "cut short"),
+        (lambda t: t + "more\n", 53, "text after the end"),
+        (lambda t: t.replace("charge 8:", "charge 9:"), 50, "seat 2's charge 9 is not the 8 of line 47"),
+        (lambda t: t.replace("loose 3s 2d 3c", "loose 3s 2d 4c"), 50, "the result differs"),
     ],
 )
 def test_a_refused_history_exits_2_with_one_line_naming_the_line(
@@ -137,7 +139,7 @@ def test_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
     stdin = io.TextIOWrapper(io.BytesIO(INDIAN.read_bytes()))
     monkeypatch.setattr(sys, "stdin", stdin)
     code, out, _ = run(capsys, "-")
-    assert code == 0 and "History  - (format 1.0)" in out and "the result matches" in out
+    assert code == 0 and "History  - (format 1.2)" in out and "the result matches" in out
 
 
 def test_the_installed_command(tmp_path: Path) -> None:
@@ -164,7 +166,7 @@ def test_a_rummy40_history_prints_the_melds_and_the_doubled_result(
 ) -> None:
     code, out, err = run(capsys, str(RUMMY40))
     assert code == 0 and err == ""
-    assert out.startswith(f"History  {RUMMY40} (format 1.1)\nRules    rummy40\nSeed     70\n")
+    assert out.startswith(f"History  {RUMMY40} (format 1.2)\nRules    rummy40\nSeed     70\n")
     assert "Seats    4: 0 Giulia, 1 Marco, 2 Sofia, 3 Luca\n" in out
     assert "Table    8 melds\n  meld 1  set  seat 1 Marco: 3s 3h 3c 3d\n" in out
     assert "  meld 8  run  seat 2 Sofia: 4c 5c JK\n" in out
@@ -192,7 +194,7 @@ def test_table_json_has_the_melds_and_doubling(capsys: pytest.CaptureFixture[str
     code, out, _ = run(capsys, str(REMI51), "--json")
     assert code == 0
     obj = json.loads(out)
-    assert obj["format"] == "1.1" and obj["rules"] == "remi51" and obj["actions"] == 54
+    assert obj["format"] == "1.2" and obj["rules"] == "remi51" and obj["actions"] == 54
     result = obj["result"]
     assert result["charges"] == [-40, 104, 4] and result["doubled"] is True and result["ending"] == "out"
     assert result["seats"][1]["hand_charge"] == 52 and result["seats"][1]["groups"] == []
@@ -218,12 +220,17 @@ def test_an_unfinished_table_history(tmp_path: Path, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize(
     ("edit", "line", "words"),
     [
-        (lambda t: t.replace("1 lay off 1 JK", "1 lay off 9 JK"), 65, "there is no meld 9 on the table"),
-        (lambda t: t.replace("1 open 3s 3h 3c |", "1 open 3s 3h 3d |"), 23, "not in your hand"),
-        (lambda t: t.replace("(53)", "(54)"), 58, "is not what happened: the deal has '3 open"),
-        (lambda t: t.replace("2 swap 1 3d", "2 swap 2 3d"), 78, "the slot needs"),
-        (lambda t: t.replace("(out, doubled)", "(out)"), 83, "the result differs"),
-        (lambda t: t.replace("history 1.1", "history 1.0"), 2, "format 1.1 or newer"),
+        (lambda t: t.replace("1 lay off 1 JK", "1 lay off 9 JK"), 69, "there is no meld 9 on the table"),
+        (lambda t: t.replace("1 open 3s 3h 3c |", "1 open 3s 3h 3d |"), 27, "not in your hand"),
+        (lambda t: t.replace("(53)", "(54)"), 62, "is not what happened: the deal has '3 open"),
+        (lambda t: t.replace("2 swap 1 3d", "2 swap 2 3d"), 82, "the slot needs"),
+        (lambda t: t.replace("(out, doubled)", "(out)"), 87, "the result differs"),
+        (lambda t: t.replace("history 1.2", "history 1.1"), 12, "a 'hand' line is in format 1.2 and newer"),
+        (
+            lambda t: re.sub(r"\nhand .*", "", t).replace("history 1.2", "history 1.0"),
+            2,
+            "format 1.1 or newer",
+        ),
     ],
 )
 def test_a_refused_table_history_names_the_line(

@@ -49,6 +49,7 @@ TABLES: list[tuple[str, dict[str, object]]] = [
     ("deals", {}),
     ("maharashtra", {}),
     ("pool101", {}),
+    ("nepali", {"pile_at_deal": False}),  # no card turned up at the deal (Remi 51's way)
 ]
 TABLE_IDS = [name + "".join(f"-{v}" for v in over.values()) for name, over in TABLES]
 

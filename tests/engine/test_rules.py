@@ -10,6 +10,7 @@ from hypothesis import given, reject
 from hypothesis import strategies as st
 
 from rummykit.engine.rules import (
+    LEGACY_VALUES,
     PRESET_NAMES,
     PRESETS,
     SETTING_NAMES,
@@ -23,6 +24,7 @@ from rummykit.engine.rules import (
     parse_set_option,
     parse_setting,
     resolve_rules,
+    stored_rules,
 )
 
 # -- RULES.md "Settings" table: one row each, columns nepali, indian, kerala, rummy40, remi51 --------
@@ -38,6 +40,7 @@ SETTINGS_TABLE: dict[str, tuple[object, ...]] = {
     "printed_joker_cut": ("aces", "aces", "aces", INERT, INERT),
     "hand_size": (13, 13, 13, 13, 14),
     "first_hand_size": (13, 13, 13, 13, 15),
+    "pile_at_deal": (True, True, True, True, False),  # not in RULES.md's table: seeds 001, 003
     "ace_high": (True, True, True, True, True),
     "wrap": (False, False, False, False, False),
     "max_jokers_per_group": (None, None, None, None, None),
@@ -69,6 +72,7 @@ SETTINGS_TABLE: dict[str, tuple[object, ...]] = {
     "opening_first_round": (INERT, INERT, INERT, True, False),
     "pile_before_opening": (INERT, INERT, INERT, True, False),
     "last_card_discard": (INERT, INERT, INERT, False, True),
+    "freed_joker_must_go_down": (INERT, INERT, INERT, True, False),  # not in the table: seeds 001, 003
     "clock": (None, None, None, 45, None),
 }
 INERT_VALUES: dict[str, object] = {
@@ -86,11 +90,13 @@ INERT_VALUES: dict[str, object] = {
     "opening_first_round": True,
     "pile_before_opening": True,
     "last_card_discard": False,
+    "freed_joker_must_go_down": True,
 }
 
 
 def test_settings_table_covers_every_setting_in_order() -> None:
-    # point_value comes from RULES.md's prose on the points format, not from the table.
+    # point_value comes from RULES.md's prose on the points format, not from the table;
+    # pile_at_deal and freed_joker_must_go_down from the prose of seeds 001 and 003 (issue 12).
     assert tuple(name for name in SETTING_NAMES if name != "point_value") == tuple(SETTINGS_TABLE)
 
 
@@ -293,6 +299,42 @@ def test_players_nine_for_nepali_names_the_range() -> None:
 def test_remi51_seats_two_to_four() -> None:
     with pytest.raises(RulesError, match="2 to 4 seats"):
         get_preset("remi51", players=5)
+
+
+def test_seed001_remi_puts_the_rest_aside_and_keeps_the_freed_joker_rummy40_does_neither() -> None:
+    """Seed 001: "The rest of the cards are put aside on the table", and a swapped-out joker is
+    the player's "to create (and maybe discard) a new Tercet"; seed 003: "One more card is turned
+    face up to start the discard pile", and "The freed joker has to go back down"."""
+    remi, rummy40 = get_preset("remi51"), get_preset("rummy40")
+    assert not remi.pile_at_deal and not remi.freed_joker_must_go_down
+    assert rummy40.pile_at_deal and rummy40.freed_joker_must_go_down
+    assert all(get_preset(name).pile_at_deal for name in PRESET_NAMES if name != "remi51")
+    # house rules may change either, by name
+    assert resolve_rules("remi51", None, ["pile_at_deal=yes", "freed_joker_must_go_down=on"]) == remi.replace(
+        pile_at_deal=True, freed_joker_must_go_down=True
+    )
+    assert get_preset("rummy40", freed_joker_must_go_down=False).freed_joker_must_go_down is False
+
+
+def test_without_a_pile_card_the_shoe_needs_one_card_fewer() -> None:
+    # 104 cards without printed jokers: 5 seats of 16 and 16 more, the pile card, the cut, 6 to draw
+    tight = get_preset("nepali", players=6, printed_jokers=0, hand_size=16, first_hand_size=16)
+    with pytest.raises(RulesError, match=r"need 105 cards \(97 dealt, 2 turned up, 6 left to draw\)"):
+        tight.replace(first_hand_size=17)
+    assert tight.replace(first_hand_size=17, pile_at_deal=False).first_hand_size == 17
+    with pytest.raises(RulesError, match=r"need 105 cards \(98 dealt, 1 turned up, 6 left to draw\)"):
+        tight.replace(first_hand_size=18, pile_at_deal=False)
+
+
+def test_a_table_stored_before_a_setting_existed_plays_as_it_did() -> None:
+    """Stored settings (``Rules.settings()`` of an older rummykit) lack the newer settings: such a
+    Remi 51 table turned a card up and laid a freed joker down again, as every table did then."""
+    remi = get_preset("remi51", players=3)
+    old = {k: v for k, v in remi.settings().items() if k not in LEGACY_VALUES}
+    assert stored_rules("remi51", old) == remi.replace(pile_at_deal=True, freed_joker_must_go_down=True)
+    assert stored_rules("remi51", remi.settings()) == remi  # data that names them is read as it is
+    rummy40 = get_preset("rummy40")
+    assert stored_rules("rummy40", {"players": 4}) == rummy40
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from rummykit.engine.deal import IllegalAction, new_deal, stacked_shoe
 from rummykit.engine.events import (
     Action,
     ActionKind,
+    Dealt,
     Ending,
     LaidOff,
     Phase,
@@ -52,12 +53,15 @@ _JUNK = [(k * 5) % 52 for k in range(52)]
 def deal_of(
     rules: Rules, hands: dict[int, str], pile: str = "Ac", stock: str = "", *, dealer: int = 0, seed: int = 0
 ) -> TableDeal:
-    """A deal from a stacked shoe: the hands given by seat, the others filled with spread-out cards."""
+    """A deal from a stacked shoe: the hands given by seat, the others filled with spread-out cards;
+    ``pile`` is turned up where the rules turn a card up at the deal (not at Remi 51)."""
     given = {s: cards(t) for s, t in hands.items()}
     left = Counter({k: rules.packs for k in range(52)})
     left[JOKER] = rules.printed_jokers
     left.subtract(k for h in given.values() for k in h)
-    left[c(pile)] -= 1
+    up = c(pile) if rules.pile_at_deal else None
+    if up is not None:
+        left[up] -= 1
     left.subtract(cards(stock))
     assert all(v >= 0 for v in left.values()), "the test asks for more copies than the shoe holds"
     first = (dealer + 1) % rules.players
@@ -75,7 +79,7 @@ def deal_of(
                 left[k] -= 1
                 h.append(k)
         full.append(h)
-    order = stacked_shoe(rules, full, c(pile), None, cards(stock), dealer=dealer)
+    order = stacked_shoe(rules, full, up, None, cards(stock), dealer=dealer)
     return TableDeal.from_shoe(rules, order, dealer=dealer, seed=seed)
 
 
@@ -142,6 +146,41 @@ def test_remi_deals_14_cards_and_15_to_the_first_player_who_does_not_draw_in_the
     deal.throw(first, deal.hand(first)[0])
     assert deal.to_play == 0 and len(deal.hand(first)) == 14
     assert deal.view(0).phase is Phase.DRAW
+
+
+@pytest.mark.parametrize(("players", "stock"), [(2, 79), (3, 65), (4, 51)])
+def test_remi_turns_no_card_up_the_rest_is_put_aside_as_stock_and_the_first_throw_starts_the_pile(
+    players: int, stock: int
+) -> None:
+    """Seed 001: "The rest of the cards are put aside on the table": no pile card at the deal;
+    the stock is 108 - 15 - 14 * (players - 1), and the first player's throw starts the pile."""
+    deal = TableDeal(get_preset("remi51", players=players), "remi stock", dealer=players - 1)
+    assert deal.stock_count == stock == 108 - 15 - 14 * (players - 1)
+    assert deal.pile == () and deal.pile_top is None
+    dealt = deal.events[0]
+    assert isinstance(dealt, Dealt) and dealt.pile_top is None and dealt.stock_count == stock
+    assert dealt.text() == f"{players - 1} deal"
+    for viewer in [*range(players), None]:
+        view = deal.view(viewer)
+        assert view.pile == () and view.pile_top is None and view.stock_count == stock
+    assert all(a.kind is ActionKind.THROW for a in deal.legal_actions(0))  # fifteen cards: no draw
+    card = deal.hand(0)[-1]
+    deal.throw(0, card)
+    assert deal.pile == (card,) and deal.pile_top == card and deal.stock_count == stock
+    assert deal.legal_actions(1) == [Action.draw_stock()]  # not opened: the stock only
+
+
+def test_without_a_pile_card_a_seed_deals_the_same_hands_and_the_same_stock() -> None:
+    """The rule change leaves the shuffle alone: the card the shoe held for the pile lies under
+    the stock, so the hands and the order of the draws are those of a deal with a pile card."""
+    remi = get_preset("remi51", players=3)
+    plain, with_pile = TableDeal(remi, 51, dealer=1), TableDeal(remi.replace(pile_at_deal=True), 51, dealer=1)
+    assert [plain.hand(s) for s in range(3)] == [with_pile.hand(s) for s in range(3)]
+    assert plain._stock == [with_pile._pile[0], *with_pile._stock]
+    # every other table still turns its pile card up (the golden histories pin their deals)
+    for name, stock in (("rummy40", 108 - 4 * 13 - 1), ("nepali", 106 - 4 * 13 - 2)):
+        deal = new_deal(get_preset(name), 51)
+        assert deal.stock_count == stock and len(deal.pile) == 1
 
 
 def test_new_deal_makes_the_table_familys_deal() -> None:
@@ -373,6 +412,48 @@ def test_a_natural_card_filling_a_jokers_slot_exactly_takes_its_place_and_the_jo
     assert deal.owed_jokers == 0
     deal.throw(0, c("Jh"))
     assert deal.to_play == 1
+
+
+REMI_SWAP_HAND = "Ks Kh Kd Qs Qh Qd 5h JK 7h 6h 2c 9s 4d 8c Jd"
+
+
+def remi_swapped(**changes: object) -> TableDeal:
+    """Remi 51, seat 1 opens in its second turn with Ks Kh Kd | Qs Qh Qd | 5h JK 7h (78 points)
+    and puts its 6h in the joker's place."""
+    deal = deal_of(REMI_2.replace(**changes), {1: REMI_SWAP_HAND}, stock="9c 3s 8d 10d")
+    deal.throw(1, c("2c"))
+    pass_turn(deal)  # seat 0 draws 9c
+    deal.draw_stock(1)  # 3s
+    deal.open(1, [cards("Ks Kh Kd"), cards("Qs Qh Qd"), cards("5h JK 7h")])
+    deal.swap(1, 3, c("6h"))
+    assert JOKER in deal.hand(1) and meld(deal, 3).cards == tuple(cards("5h 6h 7h"))
+    return deal
+
+
+def test_remi_a_joker_freed_by_a_swap_may_be_kept_to_make_a_new_tercet_later() -> None:
+    """Seed 001: "you exchange your card with the Joker from the third, so you can use that Joker
+    to create (and maybe discard) a new Tercet": the joker is the player's, the turn may end
+    holding it, and it goes down (or is thrown) whenever the player likes."""
+    deal = remi_swapped()
+    assert deal.owed_jokers == 0 and deal.view(0).owed_jokers == 0
+    legal = deal.legal_actions(1)
+    assert Action.throw(c("9s")) in legal and Action.throw(JOKER) in legal  # it may be thrown, too
+    deal.throw(1, c("9s"))  # the turn ends holding the joker
+    assert deal.to_play == 0 and JOKER in deal.hand(1)
+    pass_turn(deal)  # seat 0 draws 8d
+    deal.draw_stock(1)  # 10d
+    assert JOKER in deal.hand(1)
+    deal.lay_down(1, cards("10d Jd JK"))  # a new Tercet, a turn later
+    assert meld(deal, 4).stands_for == tuple(cards("10d Jd Qd"))
+    deal.throw(1, c("3s"))
+    assert deal.to_play == 0
+
+
+def test_remi_the_freed_joker_stays_owed_where_a_house_rule_says_it_must_go_down() -> None:
+    deal = remi_swapped(freed_joker_must_go_down=True)
+    assert deal.owed_jokers == 1
+    assert refused(deal, 1, Action.throw(c("9s"))) == "you must lay the freed joker down this turn"
+    assert not any(a.kind is ActionKind.THROW for a in deal.legal_actions(1))
 
 
 def test_7s_7h_joker_joker_is_legal_and_5h_joker_joker_8h_is_not() -> None:
@@ -642,6 +723,7 @@ def play_checked(
 ) -> TableDeal:
     rng = random.Random(seed)
     deal = TableDeal(rules, seed, dealer=rng.randrange(rules.players), turn_cap=300)
+    assert len(deal.pile) == (1 if rules.pile_at_deal else 0)  # Remi 51: the pile starts empty
     steps = 0
     while True:
         check_cards(deal)

@@ -5,8 +5,8 @@ with one that deals a *stacked* shoe for the deal seeds it is given and the seed
 every other.  Nothing of it is reachable through the server's API: the server tests patch their
 own process with ``monkeypatch``, and the browser tests' server (``serve_for_tests.py``) takes the
 stacks as a JSON file on its command line.  A stack names some hands by seat (card text), the
-pile's first card and the top of the stock; the other hands get spread-out cards that make no
-meld with each other.
+pile's first card (only where the rules turn one up at the deal: not at Remi 51) and the top of
+the stock; the other hands get spread-out cards that make no meld with each other.
 
 Stacked deals are not their seed's deals: their hand histories do not replay, so a story on one
 must not end its deal (the server would then fail to store the history) and must not restart.
@@ -27,18 +27,21 @@ from rummykit.engine.table_deal import TableDeal
 # Cards for the hands nobody named: no three of them make a run or a set.
 _SPREAD = parse_cards("2s 5h 8d Jc 3h 6d 9c Qs 4d 7c 10s Kh 2c 6s 9h Qd 3c 7s 10h Kd 4s 8h Jd Ac 5c 9s")
 
-Stack = Mapping[str, Any]  # {"hands": {seat: "cards"}, "pile": "card", "stock": "cards"}
+Stack = Mapping[str, Any]  # {"hands": {seat: "cards"}, "pile": "card" (not at Remi 51), "stock": "cards"}
 
 
 def shoe_order(rules: Rules, stack: Stack, dealer: int) -> list[int]:
     """The shoe (physical cards, top first) that deals ``stack`` at a table of ``rules``."""
     given = {int(s): parse_cards(text) for s, text in stack["hands"].items()}
-    pile = parse_card(stack["pile"])
+    if ("pile" in stack) != rules.pile_at_deal:
+        raise ValueError("a stack names the pile's card exactly where the rules turn one up at the deal")
+    pile = parse_card(stack["pile"]) if rules.pile_at_deal else None
     stock = parse_cards(stack.get("stock", ""))
     left = Counter({k: rules.packs for k in range(52)})
     left[JOKER] = rules.printed_jokers
     left.subtract(k for h in given.values() for k in h)
-    left[pile] -= 1
+    if pile is not None:
+        left[pile] -= 1
     left.subtract(stock)
     assert all(v >= 0 for v in left.values()), "the stack asks for more copies than the shoe holds"
     first = (dealer + 1) % rules.players

@@ -9,6 +9,7 @@ from server_helpers import Msg, Sock, drive, live_table, make_app, new_table, ph
 
 from rummykit.engine.history import replay
 from rummykit.storage import Store
+from rummykit.storage.store import MatchRow
 
 Db = tuple[str, dict[str, str] | None]
 
@@ -239,3 +240,38 @@ def test_a_restart_mid_deal_brings_a_table_family_match_back(any_db: Db) -> None
         assert store.action_count(t["match_id"]) == table.actions
     finally:
         store.close()
+
+
+def test_a_remi_table_stored_before_the_pile_and_joker_settings_comes_back_as_it_was_played(
+    sqlite_url: str,
+) -> None:
+    """A Remi 51 table an older server stored has no pile_at_deal or freed_joker_must_go_down in
+    its settings: it was dealt with a pile card and owed its freed jokers (as every table was
+    then), and a restart rebuilds it so, not as today's Remi."""
+    app = make_app(sqlite_url)
+    legacy = {"players": 2, "pile_at_deal": True, "freed_joker_must_go_down": True}
+    with running(app) as client:
+        seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
+        t = new_table(client, preset="remi51", settings=legacy, seats=seats, seed="old remi")
+        (ana,) = people(client, t)
+
+        def mid_turn() -> bool:  # Ana has drawn in her second turn: the bot waits for her
+            d = ana.view["deal"] if ana.view is not None else None
+            return d is not None and d["to_play"] == 0 and d["phase"] == "throw" and d["turn"] >= 4
+
+        drive([ana], mid_turn)
+        table = live_table(app, t["match_id"])
+        assert table.deal is not None and len(table.deal.events[0].text().split()) == 4  # "0 deal pile Xx"
+        fingerprint, version = table.deal.fingerprint(), table.version
+    store = Store(sqlite_url)
+    with store.session() as s:  # the row as an older server wrote it: without the newer settings
+        row = s.get(MatchRow, t["match_id"])
+        assert row is not None
+        row.settings = {k: v for k, v in row.settings.items() if k not in legacy or k == "players"}
+    store.close()
+    app = make_app(sqlite_url)
+    with running(app) as client:
+        table = live_table(app, t["match_id"])
+        assert table.broken is None and table.version == version
+        assert table.deal is not None and table.deal.fingerprint() == fingerprint
+        assert table.rules.pile_at_deal and table.rules.freed_joker_must_go_down

@@ -164,7 +164,6 @@ def test_remi51_story_first_player_skips_the_draw_and_opens_only_after_the_first
 ) -> None:
     stack = {
         "hands": {1: "As Ah Ad Kc Qc Jc 10c 7s 7h 7d 2h 3s 4d 9h 6c"},
-        "pile": "5s",
         "stock": "8c 2d 3h 4s 5d 6h 7c",
     }
     stacking.install({"remi": stack}, monkeypatch.setattr)
@@ -495,11 +494,34 @@ def test_the_clock_pays_what_the_turn_owes_only_when_it_must(monkeypatch: pytest
     assert table.to_play() == 0
 
 
+def test_the_clock_leaves_a_remi_player_the_joker_a_swap_freed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remi 51 (seed 001): a joker freed by a swap is the player's to keep, so the turn may end
+    holding it: out of time, the table throws the card drawn and never lays the joker down."""
+    from rummykit.server.table import Intent
+
+    stack = {"hands": {1: "Ks Kh Kd Qs Qh Qd 5h JK 7h 6h 2c 9s 4d 8c Jd"}, "stock": "9c 3s 8d"}
+    stacking.install({"remi-kept": stack}, monkeypatch.setattr)
+    table = _table("remi51", "remi-kept")
+    c = parse_card
+    _play(table, 1, Intent("throw", c("2c")))
+    _play(table, 0, Intent("draw stock"))
+    _play(table, 0, Intent("throw", table.deal.drawn))
+    _play(table, 1, Intent("draw stock"))  # 3s
+    melds = ((c("Ks"), c("Kh"), c("Kd")), (c("Qs"), c("Qh"), c("Qd")), (c("5h"), c("JK"), c("7h")))
+    _play(table, 1, Intent("open", groups=melds))
+    _play(table, 1, Intent("swap", card=c("6h"), meld=3))
+    assert table.deal.owed_jokers == 0 and c("JK") in table.deal.hand(1)
+    auto = table.auto_intent(1)
+    assert auto.auto and auto.kind == "throw" and auto.card == c("3s")
+    _play(table, 1, auto)
+    assert table.to_play() == 0 and c("JK") in table.deal.hand(1)
+
+
 def test_the_clock_throws_for_remis_first_player_who_draws_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Remi 51's first player holds fifteen and draws nothing: out of time, the table throws the
     dearest card (an ace or a ten-count card at Remi), never the joker, and never opens."""
     stacking.install(
-        {"remi-clock": {"hands": {1: "As Ah Ad Kc Qc Jc 10c 7s 7h 7d 2h 3s 4d 9h JK"}, "pile": "5s"}},
+        {"remi-clock": {"hands": {1: "As Ah Ad Kc Qc Jc 10c 7s 7h 7d 2h 3s 4d 9h JK"}}},
         monkeypatch.setattr,
     )
     table = _table("remi51", "remi-clock")

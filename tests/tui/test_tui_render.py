@@ -132,6 +132,10 @@ def test_help_lists_every_key() -> None:
     for key in ("b, back", "o 5h 6h 7h / Kc Kd Kc", "m 5h 6h 7h", "l 2 8h", "x 2 6h"):
         assert key.split(" / ")[0] in table
     assert "51 points" in table
+    words = " ".join(table.split())  # the help wraps within its column
+    assert "take the joker (yours to keep, meld or throw)" in words  # seed 001: Remi's freed joker
+    rummy40 = " ".join(plain(render.table_help_text(get_preset("rummy40"))).split())
+    assert "take the joker (lay it down again)" in rummy40
     assert render.table_title(NEPALI.replace(runs_needed=1)).endswith("(house rules)")
     assert render.table_title(NEPALI.replace(players=3)) == "Nepali rummy"
 

@@ -64,7 +64,7 @@ class PassTracker:
 
     def observe(self, event: Event) -> None:
         if isinstance(event, Dealt):
-            self._pile = [event.pile_top]
+            self._pile = [] if event.pile_top is None else [event.pile_top]  # none turned up: Remi 51
             self.passed = {}
         elif isinstance(event, Threw | Showed):
             self._pile.append(event.card)

@@ -45,7 +45,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         action="append",
         default=[],
-        help="change one setting by its RULES.md name (repeatable), e.g. --set runs_needed=1",
+        help="change one setting by name (repeatable): RULES.md's settings, plus pile_at_deal and "
+        "freed_joker_must_go_down (see README), e.g. --set runs_needed=1",
     )
 
 

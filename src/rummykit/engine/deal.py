@@ -29,6 +29,10 @@ Settled readings of RULES.md (see also :class:`ShowDeal`):
   kind (a second copy is indistinguishable) and to a show's finishing card.
 * The stock is rebuilt when it is empty at the start of a turn, so the seat to
   play always has a stock to draw from.
+* Where ``pile_at_deal`` is off (Remi 51, seed 001: "The rest of the cards are
+  put aside") no card is turned up: the pile is empty until the first throw,
+  and the card the shoe held for it lies under the stock, so a seed deals the
+  same hands and the same stock order as with a pile card.
 * Hard cap: a deal reaching ``turn_cap`` turns (default :data:`TURN_CAP`, 2000)
   ends the way the turn limit ends it (every hand in is shown as it stands, the
   lowest charge wins), with the ending ``cap``; a ``turn_limit`` above the cap is
@@ -189,13 +193,21 @@ class Deal(ABC):
         extra = rules.first_hand_size - rules.hand_size
         self._hands[first] += cards[pos : pos + extra]
         pos += extra
-        self._pile: list[int] = [cards[pos]]  # the top is the last card
+        # The top is the last card.  Without pile_at_deal (Remi 51) the pile starts empty, and the
+        # card that would have been turned up goes under the stock: the seed deals the same hands
+        # and the stock is drawn in the same order either way.
+        self._pile: list[int] = []
+        under = cards[pos]
         pos += 1
+        if rules.pile_at_deal:
+            self._pile.append(under)
         self._cut: int | None = None
         if rules.cut_joker:
             self._cut = cards[pos]
             pos += 1
         self._stock: list[int] = cards[pos:][::-1]  # the top is the last card, so drawing is a pop
+        if not rules.pile_at_deal:
+            self._stock.insert(0, under)
         self._out: list[int] = []  # cards out of play: dropped hands, wrong shows
         self.wild: Final = wild_rank(rules, self._cut)
 
@@ -224,7 +236,7 @@ class Deal(ABC):
                 seq=0,
                 seat=dealer,
                 hands=tuple(_sorted_kinds(h) for h in self._hands),
-                pile_top=self._pile[-1] % KINDS,
+                pile_top=self._pile[-1] % KINDS if self._pile else None,
                 cut=None if self._cut is None else self._cut % KINDS,
                 wild=self.wild,
                 first=first,
@@ -1075,18 +1087,22 @@ def new_deal(
 def stacked_shoe(
     rules: Rules,
     hands: Sequence[Sequence[int]],
-    pile: int,
+    pile: int | None,
     cut: int | None = None,
     stock: Sequence[int] = (),
     *,
     dealer: int = 0,
 ) -> list[int]:
     """A shoe order (physical cards, top first) that deals ``hands`` (kinds, by seat), turns
-    ``pile`` up, cuts ``cut`` and leaves ``stock`` (kinds, top first) on top of the stock; the
-    rest of the stock follows in the shoe's own order.  For tests and worked examples."""
+    ``pile`` up (``None`` where the rules turn no card up at the deal), cuts ``cut`` and leaves
+    ``stock`` (kinds, top first) on top of the stock; the rest of the stock follows in the
+    shoe's own order (without a pile card, its last card lies in the pile card's place of the
+    shoe, which the deal puts under the stock).  For tests and worked examples."""
     n = rules.players
     if len(hands) != n:
         raise ValueError(f"{n} hands needed, one per seat")
+    if (pile is None) == rules.pile_at_deal:
+        raise ValueError("a pile card is needed exactly when the rules turn one up at the deal")
     if (cut is None) == rules.cut_joker:
         raise ValueError("a cut card is needed exactly when the rules cut a joker")
     first = (dealer + 1) % n
@@ -1106,9 +1122,13 @@ def stacked_shoe(
 
     order = [take(hands[(first + i) % n][i // n]) for i in range(rules.hand_size * n)]
     order += [take(k) for k in hands[first][rules.hand_size :]]
-    order.append(take(pile))
+    slot = len(order)  # the pile card's place
+    if pile is not None:
+        order.append(take(pile))
     if cut is not None:
         order.append(take(cut))
     order += [take(k) for k in stock]
-    order += sorted(c for copies in free.values() for c in copies)
-    return order
+    rest = sorted(c for copies in free.values() for c in copies)
+    if pile is None:
+        order.insert(slot, (rest or order).pop())  # the deal puts it under the stock: its bottom card
+    return order + rest

@@ -316,10 +316,11 @@ class Event:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dealt(Event):
-    """The deal is out: ``seat`` is the dealer; ``hands[s]`` is ``None`` where hidden."""
+    """The deal is out: ``seat`` is the dealer; ``hands[s]`` is ``None`` where hidden;
+    ``pile_top`` is the card turned up, ``None`` where the rules turn none up (Remi 51)."""
 
     hands: tuple[tuple[int, ...] | None, ...]
-    pile_top: int
+    pile_top: int | None
     cut: int | None
     wild: int | None
     first: int
@@ -334,8 +335,9 @@ class Dealt(Event):
         return self if hands == self.hands else replace(self, hands=hands)
 
     def text(self) -> str:
+        pile = "" if self.pile_top is None else f" pile {format_card(self.pile_top)}"
         cut = "" if self.cut is None else f" cut {format_card(self.cut)}"
-        return f"{self.seat} deal pile {format_card(self.pile_top)}{cut}"
+        return f"{self.seat} deal{pile}{cut}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

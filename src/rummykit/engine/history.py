@@ -2,10 +2,11 @@
 
 A hand history is plain UTF-8 text, one item a line, that a person reads at a
 glance and a diff shows line by line.  It holds what it takes to deal the same
-cards again (the rules, the seed, the dealer), every event of the deal in its
-text form (:meth:`rummykit.engine.events.Event.text`), and the result, so a
-reader follows the play and :func:`replay` rebuilds the deal and checks every
-line against what the engine does.  ``docs/hand-history.md`` says the same at
+cards again (the rules, the seed, the dealer), the hands as dealt (so a person
+reads the deal without the program), every event of the deal in its text form
+(:meth:`rummykit.engine.events.Event.text`), and the result, so a reader
+follows the play and :func:`replay` rebuilds the deal and checks every line
+against what the engine does.  ``docs/hand-history.md`` says the same at
 more length.
 
 A three-seat Nepali deal, played to the end:
@@ -22,7 +23,7 @@ A three-seat Nepali deal, played to the end:
 ...     _ = deal.apply(seat, action)
 >>> text = dump(deal, names=["Asha", "Bikash", "Chandra"], match={"id": "m-17", "deal": 1})
 >>> print(text, end="")
-# rummykit hand history 1.0
+# rummykit hand history 1.2
 rules nepali
 seed 261
 dealer 0
@@ -32,6 +33,10 @@ name 1 Bikash
 name 2 Chandra
 match id=m-17
 match deal=1
+hand 0 5s 6s 7s 10s Js Ks 7d 10d Ac 4c 10c 10c Kc
+hand 1 As 2s 7s 8s Ks Kh 3d 4d Qd 3c 7c Jc Kc
+hand 2 9s 6h Qh Ad 2d 3d 6d 9d Kd Kd 2c 5c 8c
+wild 10
 <BLANKLINE>
 0 deal pile 4h cut 10d
 1 draw stock
@@ -55,11 +60,15 @@ differs from the preset at this many seats (RULES.md's names and values);
 ``"7"`` shuffle differently); ``dealer SEAT``; ``seats N`` (the ``players``
 setting); ``cap N`` only when the deal's turn cap is not the engine's 2000;
 and, optionally, ``name SEAT NAME`` and ``match KEY=VALUE`` (context such as
-the match id and the deal number).  ``set``, ``name`` and ``match`` repeat;
-the others appear once.
+the match id and the deal number).  Format 1.2 adds the deal as dealt:
+``hand SEAT CARDS`` for every seat (its cards as dealt, sorted) and, at a
+table with a cut joker, ``wild RANK`` (the rank the cut makes wild, or
+``none``).  ``set``, ``name``, ``match`` and ``hand`` repeat; the others appear
+once.
 
 **Events.**  The body starts at the deal line and has one line per event, in
-order: ``DEALER deal pile CARD[ cut CARD]``, ``SEAT draw stock`` (the card
+order: ``DEALER deal pile CARD[ cut CARD]`` (``DEALER deal`` where no card is
+turned up at the deal: Remi 51, format 1.2), ``SEAT draw stock`` (the card
 stays private), ``SEAT take CARD``, ``SEAT throw CARD``, ``SEAT drop COST``,
 ``SEAT show CARD: GROUP | GROUP | ...``, ``SEAT wrong show CARD: REASON``, and
 the table's ``stock rebuilt: N cards``.  A show replays as the layout its line
@@ -95,17 +104,24 @@ cards of the deal to whoever replays it: keep a live deal's history from the
 players until the deal is over.
 
 **Versions.**  A minor version only adds: header lines that a reader may skip
-without changing the replay, and new kinds of lines (1.1: the table family).
-:func:`dump` writes the oldest version that has every line the history holds,
-so a show-family history is still 1.0 and an older reader replays it.  A
+without changing the replay, and new kinds of lines (1.1: the table family;
+1.2: the dealt hands, the deal line without a pile card, the settings
+``pile_at_deal`` and ``freed_joker_must_go_down``).  :func:`dump` writes the
+oldest version that has every line the history holds, which now is 1.2 (every
+history has the dealt hands; an older reader skips those header lines).  A
 reader reads every minor version of its own major; in a history newer than
 itself it skips header lines it does not know and refuses an event line it does
 not know as needing a newer rummykit; in its own version or older, a line that
-version does not have is corruption.  A changed line is a new major version,
-and a reader refuses a newer major version, saying so.
+version does not have is corruption.  A setting newer than a history was not
+a setting when the history was written: its deal was played with the value
+every table had then (:data:`rummykit.engine.rules.LEGACY_VALUES`, so an older
+Remi 51 history was dealt with a pile card and owed its freed jokers).  A
+changed line is a new major version, and a reader refuses a newer major
+version, saying so.
 
 :func:`load` refuses anything malformed with :class:`HistoryError`, which
-names the line.  :func:`replay` deals from the seed and applies every recorded
+names the line.  :func:`replay` deals from the seed, checks the dealt hands and
+the wild rank the history gives against the deal, and applies every recorded
 action through the engine's checked actions; after each one the event the
 engine made must have exactly the recorded text, and at the end the result
 lines must be the engine's.  It returns the whole replayed deal or raises: a
@@ -122,12 +138,13 @@ from types import MappingProxyType
 from typing import Final
 
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.cards import CardError, format_cards, parse_card, parse_cards
+from rummykit.engine.cards import RANK_TEXT, CardError, format_cards, parse_card, parse_cards
 from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, new_deal
 from rummykit.engine.events import (
     Action,
     DealEnded,
     DealResult,
+    Dealt,
     Ending,
     Event,
     Groups,
@@ -137,7 +154,14 @@ from rummykit.engine.events import (
     Showed,
     WrongShow,
 )
-from rummykit.engine.rules import Rules, RulesError, format_setting, get_preset, parse_setting
+from rummykit.engine.rules import (
+    LEGACY_VALUES,
+    Rules,
+    RulesError,
+    format_setting,
+    get_preset,
+    parse_setting,
+)
 
 __all__ = [
     "ACTION_LINES",
@@ -148,7 +172,9 @@ __all__ = [
     "HistoryError",
     "Line",
     "LineKind",
+    "RecordedHand",
     "RecordedResult",
+    "RecordedWild",
     "changed_settings",
     "dump",
     "load",
@@ -157,10 +183,17 @@ __all__ = [
 ]
 
 FORMAT_MAJOR: Final = 1
-FORMAT_MINOR: Final = 1
+FORMAT_MINOR: Final = 2
 # The first minor version of each family's histories: a history is written in the oldest
 # version that has all its lines, so older readers keep replaying what they can.
 _FAMILY_MINOR: Final = {"show": 0, "table": 1}
+# The minor version that has the dealt hands (``hand`` and ``wild`` lines): every history
+# written now has them, so it is at least this version.
+_DEALT_MINOR: Final = 2
+# Settings newer than format 1.0, by the minor version that added them: a history older than
+# that has no set line for one, and its deal was played with the setting's LEGACY_VALUES.
+_SETTINGS_SINCE: Final = MappingProxyType({"pile_at_deal": 2, "freed_joker_must_go_down": 2})
+_NO_PILE_MINOR: Final = 2  # the deal line without a pile card
 FORMAT_VERSION: Final = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
 MAGIC: Final = "# rummykit hand history"
 END: Final = "end"
@@ -202,6 +235,24 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """A ``hand SEAT CARDS`` line: the cards a seat was dealt (kinds, as written)."""
+
+    number: int
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedWild:
+    """A ``wild RANK`` line: the rank the cut card makes wild (``None``: no rank, only the
+    printed jokers, as when a printed joker is cut at Maharashtra)."""
+
+    number: int
+    rank: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedResult:
     """The result lines of a finished deal's history."""
 
@@ -229,6 +280,9 @@ class History:
     result: RecordedResult | None  # None: the deal was not over
     end: int  # the line of ``end``
     rules_line: int  # the ``rules`` line, for errors about the rules as a whole
+    # the dealt hands (1.2): one a seat, in seat order, or () in an older history
+    hands: tuple[RecordedHand, ...] = ()
+    wild: RecordedWild | None = None  # the ``wild`` line (cut-joker tables, 1.2)
 
     @property
     def actions(self) -> int:
@@ -337,9 +391,11 @@ ACTION_LINES: Final[tuple[LineKind, ...]] = (
 )
 TABLE_LINES: Final[tuple[LineKind, ...]] = (
     _kind("deal", _SEAT + r"deal pile \S+(?: cut \S+)?"),
+    # no card turned up at the deal (pile_at_deal off: Remi 51), format 1.2
+    _kind("deal without a pile card", _SEAT + r"deal(?: cut \S+)?", since=_NO_PILE_MINOR),
     _kind("stock rebuilt", r"stock rebuilt: \d+ cards"),
 )
-_DEAL: Final = TABLE_LINES[0]
+_DEALS: Final = TABLE_LINES[:2]
 _DOUBLED: Final = ", doubled"
 _WINS: Final = re.compile(
     r"(?P<seat>\d+) wins \((?P<ending>[a-z ]+?)(?P<doubled>, doubled)?\): (?P<charges>-?\d+(?: -?\d+)*)"
@@ -421,8 +477,30 @@ def _cap(deal: Deal) -> int:
 
 
 def _version_of(deal: Deal) -> str:
-    """The oldest format version that has every line of the deal's history."""
-    return f"{FORMAT_MAJOR}.{_FAMILY_MINOR[deal.rules.family]}"
+    """The oldest format version that has every line of the deal's history (now always the
+    dealt hands' 1.2)."""
+    minor = max(_FAMILY_MINOR[deal.rules.family], _DEALT_MINOR)
+    dealt = deal.events[0]
+    if isinstance(dealt, Dealt) and dealt.pile_top is None:
+        minor = max(minor, _NO_PILE_MINOR)
+    for name in changed_settings(deal.rules):
+        minor = max(minor, _SETTINGS_SINCE.get(name, 0))
+    return f"{FORMAT_MAJOR}.{minor}"
+
+
+def _wild_text(wild: int | None) -> str:
+    return "none" if wild is None else RANK_TEXT[wild]
+
+
+def _dealt_lines(deal: Deal) -> list[str]:
+    """Every seat's hand as dealt (a person reads the deal without replaying it), and the wild
+    rank the cut names at a cut-joker table; the pile card and the cut card are on the deal line."""
+    dealt = deal.events[0]
+    assert isinstance(dealt, Dealt)
+    lines = [f"hand {s} {format_cards(h)}" for s, h in enumerate(dealt.hands) if h is not None]
+    if deal.rules.cut_joker:
+        lines.append(f"wild {_wild_text(deal.wild)}")
+    return lines
 
 
 def _seed_text(seed: int | str) -> str:
@@ -475,6 +553,7 @@ def dump(
         if not _MATCH_KEY.fullmatch(key):
             raise ValueError(f"a match key is letters, digits, '_', '.' or '-', not {key!r}")
         lines.append(f"match {key}={_one_line('a match value', _match_value(value))}")
+    lines += _dealt_lines(deal)
     lines.append("")
     lines += [_event_line(e) for e in deal.events if not isinstance(e, DealEnded)]
     if deal.result is not None:
@@ -545,16 +624,44 @@ class _Header:
     """The header lines as they are read, checked once the body starts."""
 
     def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
         self.newer = version[1] > FORMAT_MINOR and version[0] == FORMAT_MAJOR
         self.once: dict[str, tuple[int, str]] = {}  # key -> (line, value text)
         self.sets: dict[str, tuple[int, object]] = {}
         self.names: dict[int, tuple[int, str]] = {}
         self.match: dict[str, str] = {}
+        self.hands: dict[int, RecordedHand] = {}
+        self.wild: RecordedWild | None = None
+
+    def _since(self, number: int, what: str, minor: int) -> None:
+        """Refuse ``what`` in a history of a version before ``1.minor``: it cannot hold one."""
+        if self.version[1] < minor:
+            raise HistoryError(
+                number,
+                f"{what} is in format {FORMAT_MAJOR}.{minor} and newer, "
+                f"but the history says it is format {self.version[0]}.{self.version[1]}",
+            )
 
     def read(self, number: int, line: str) -> None:
         key, _, value = line.partition(" ")
         value = value.strip()
-        if key in ("rules", "seed", "dealer", "seats", "cap"):
+        if key == "hand":
+            self._since(number, "a 'hand' line", _DEALT_MINOR)
+            self._hand(number, value)
+        elif key == "wild":
+            self._since(number, "a 'wild' line", _DEALT_MINOR)
+            if self.wild is not None:
+                raise HistoryError(number, f"a second 'wild' line (the first is line {self.wild.number})")
+            if value == "none":
+                rank = None
+            elif value in RANK_TEXT[1:]:
+                rank = RANK_TEXT.index(value)
+            else:
+                raise HistoryError(
+                    number, f"a wild line names a rank (A, 2 ... 10, J, Q, K) or none, not {value!r}"
+                )
+            self.wild = RecordedWild(number, rank)
+        elif key in ("rules", "seed", "dealer", "seats", "cap"):
             if key in self.once:
                 raise HistoryError(number, f"a second '{key}' line (the first is line {self.once[key][0]})")
             self.once[key] = (number, value)
@@ -578,6 +685,42 @@ class _Header:
         elif not self.newer:  # a newer minor version may add header lines: skip those
             raise HistoryError(number, f"unknown header line {line!r}")
 
+    def _hand(self, number: int, value: str) -> None:
+        seat_text, _, cards = value.partition(" ")
+        seat = _int(seat_text, number, "a hand line's seat")
+        if seat in self.hands:
+            raise HistoryError(
+                number, f"a second hand for seat {seat} (the first is line {self.hands[seat].number})"
+            )
+        try:
+            kinds = tuple(parse_cards(cards))
+        except CardError as e:
+            raise HistoryError(number, f"seat {seat}'s hand: {e}") from None
+        if not kinds:
+            raise HistoryError(number, "a hand line is 'hand SEAT CARDS'")
+        self.hands[seat] = RecordedHand(number, seat, kinds)
+
+    def dealt(self, rules: Rules, at: int) -> tuple[tuple[RecordedHand, ...], RecordedWild | None]:
+        """The dealt hands (all seats, or none) and the wild line, checked against the rules."""
+        players = rules.players
+        for s, hand in self.hands.items():
+            if s >= players:
+                raise HistoryError(hand.number, f"no seat {s} at this table (seats 0 to {players - 1})")
+        if self.hands and len(self.hands) != players:
+            missing = [s for s in range(players) if s not in self.hands]
+            last = max(h.number for h in self.hands.values())
+            raise HistoryError(
+                last,
+                f"the dealt hands leave out seat{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(map(str, missing))}: a history gives every seat's hand or none",
+            )
+        if self.wild is not None and not rules.cut_joker:
+            raise HistoryError(self.wild.number, "a wild line, but these rules cut no joker")
+        if self.hands and rules.cut_joker and self.wild is None:
+            raise HistoryError(at, "the history gives the dealt hands but no 'wild' line for the cut joker")
+        hands = tuple(self.hands[s] for s in range(players)) if self.hands else ()
+        return hands, self.wild
+
     def _set(self, number: int, value: str) -> None:
         key, eq, text = value.partition("=")
         key = key.strip()
@@ -588,6 +731,8 @@ class _Header:
         except RulesError as e:
             raise HistoryError(number, str(e)) from None
         name = key.lower().replace("-", "_")
+        if name in _SETTINGS_SINCE:
+            self._since(number, f"the setting {name}", _SETTINGS_SINCE[name])
         if name == "players":
             raise HistoryError(number, "the number of players is the 'seats' line, not a setting")
         if name in self.sets:
@@ -608,6 +753,8 @@ class _Header:
         except RulesError as e:
             raise HistoryError(rules_at, str(e)) from None
         changes = {name: value for name, (_, value) in self.sets.items()}
+        # A setting newer than the history: its deal was played as every table played then.
+        changes = {k: v for k, v in LEGACY_VALUES.items() if _SETTINGS_SINCE[k] > self.version[1]} | changes
         try:
             return _rules_from(preset, seats, changes)
         except RulesError as e:
@@ -727,10 +874,10 @@ def load(text: str) -> History:
     while i < end:
         line = lines[i].strip()
         if not _skip(lines[i]):
-            if _DEAL.pattern.fullmatch(line):
+            if any(kind.pattern.fullmatch(line) for kind in _DEALS):
                 break
             if line[0].isdigit():
-                raise HistoryError(i + 1, f"expected the deal line ('0 deal pile ...') first, not {line!r}")
+                raise HistoryError(i + 1, f"expected the deal line ('0 deal ...') first, not {line!r}")
             header.read(i + 1, line)
         i += 1
     at = i + 1  # the deal line (or the end line): missing header lines are reported there
@@ -754,13 +901,14 @@ def load(text: str) -> History:
         cap = _int(cap_text, cap_at, "the turn cap")
         if cap < 1:
             raise HistoryError(cap_at, "the turn cap is at least 1")
+    hands, wild = header.dealt(rules, at)
     names = [""] * players
     for s, (number, name) in header.names.items():
         if s >= players:
             raise HistoryError(number, f"no seat {s} at this table (seats 0 to {players - 1})")
         names[s] = name
     if i == end:
-        raise HistoryError(end + 1, "the history has no deal line ('0 deal pile ...')")
+        raise HistoryError(end + 1, "the history has no deal line ('0 deal ...')")
 
     # The body: one line per event, then the result lines of a finished deal.
     entries: list[Entry] = []
@@ -786,6 +934,8 @@ def load(text: str) -> History:
         result=result,
         end=end + 1,
         rules_line=header.once["rules"][0],
+        hands=hands,
+        wild=wild,
     )
 
 
@@ -813,6 +963,29 @@ def _mismatch(entry: Entry, event: Event, history: History) -> HistoryError:
     return HistoryError(entry.number, problem)
 
 
+def _check_dealt(history: History, deal: Deal) -> None:
+    """The dealt hands and the wild rank the history gives are the ones the seed deals."""
+    dealt = deal.events[0]
+    assert isinstance(dealt, Dealt)
+    blame = (
+        f"(seed {_seed_text(history.seed)}, the rules and dealer {history.dealer} in the header "
+        "do not deal this history)"
+    )
+    for recorded, cards in zip(history.hands, dealt.hands, strict=False):
+        assert cards is not None
+        if sorted(recorded.cards) != sorted(cards):
+            raise HistoryError(
+                recorded.number,
+                f"seat {recorded.seat}'s hand is not what was dealt: the deal gives "
+                f"{format_cards(cards)} {blame}",
+            )
+    if history.wild is not None and history.wild.rank != deal.wild:
+        raise HistoryError(
+            history.wild.number,
+            f"the wild rank is not the deal's: the deal has {_wild_text(deal.wild)} {blame}",
+        )
+
+
 def replay(source: str | History, *, arranger: Arranger | None = None) -> Deal:
     """The deal a hand history records, replayed through the engine and checked line by line.
 
@@ -826,6 +999,7 @@ def replay(source: str | History, *, arranger: Arranger | None = None) -> Deal:
     if arranger is not None and arranger.rules != rules:
         arranger = None  # built for other rules: the deal makes its own
     deal = new_deal(rules, history.seed, dealer=history.dealer, turn_cap=history.turn_cap, arranger=arranger)
+    _check_dealt(history, deal)
     matched = 0  # the engine's events matched to lines so far
     for entry in history.entries:
         events = deal.events_since(matched)

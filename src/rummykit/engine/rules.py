@@ -10,10 +10,26 @@ Settings RULES.md marks "–" for a family are given inert values that mean "no
 rule of this kind": ``printed_joker_cut="aces"``, ``runs_needed=2``,
 ``long_run_required=False``, ``wrong_show=None`` (refuse), ``complete_hand_charge=None``
 and ``early_show_halves=False`` for the table family; ``opening=None``,
-``opening_first_round=True``, ``pile_before_opening=True`` and
-``last_card_discard=False`` for the show family; ``rounds=1`` where a format
-does not count deals (pool, and Rummy 40's single deal or race to ``target``);
-``pool_out=None``, ``max_rejoins=None`` and ``target=None`` outside their formats.
+``opening_first_round=True``, ``pile_before_opening=True``,
+``last_card_discard=False`` and ``freed_joker_must_go_down=True`` for the show
+family; ``rounds=1`` where a format does not count deals (pool, and Rummy 40's
+single deal or race to ``target``); ``pool_out=None``, ``max_rejoins=None`` and
+``target=None`` outside their formats.
+
+Two settings are not in RULES.md's table; they settle differences between seeds 001 and 003
+that the table leaves to the prose (issue 12):
+
+* ``pile_at_deal``: a card is turned up at the deal to start the pile.  True at the show family
+  and Rummy 40 (seed 003: "One more card is turned face up to start the discard pile"); false at
+  Remi 51 (seed 001: "The rest of the cards are put aside on the table"), where the first
+  player, dealt fifteen, starts the pile with its throw.
+* ``freed_joker_must_go_down``: a joker freed by a swap must go down again that turn.  True at
+  Rummy 40 (seed 003: "The freed joker has to go back down on the table that same turn"); false
+  at Remi 51, where it is the player's to keep (seed 001: "you can use that Joker to create
+  (and maybe discard) a new Tercet"): it may be melded later, thrown, or held.
+
+Data written before a setting existed (a stored table's settings, an older hand history) says
+nothing about it; such a table played :data:`LEGACY_VALUES`, and :func:`stored_rules` reads it so.
 """
 
 from __future__ import annotations
@@ -34,6 +50,7 @@ __all__ = [
     "FAMILIES",
     "FORMATS",
     "JOKER_CUT_MODES",
+    "LEGACY_VALUES",
     "PACK_SIZE",
     "PRESETS",
     "PRESET_NAMES",
@@ -50,6 +67,7 @@ __all__ = [
     "parse_set_option",
     "parse_setting",
     "resolve_rules",
+    "stored_rules",
 ]
 
 
@@ -128,6 +146,7 @@ _SPECS: Final[Mapping[str, _Spec]] = MappingProxyType(
         "printed_joker_cut": _choice(*JOKER_CUT_MODES),
         "hand_size": _number(1, 21),
         "first_hand_size": _number(1, 21),
+        "pile_at_deal": _flag(),
         "ace_high": _flag(),
         "wrap": _flag(),
         "max_jokers_per_group": _number(0, 13, optional=True),
@@ -160,6 +179,7 @@ _SPECS: Final[Mapping[str, _Spec]] = MappingProxyType(
         "opening_first_round": _flag(),
         "pile_before_opening": _flag(),
         "last_card_discard": _flag(),
+        "freed_joker_must_go_down": _flag(),
         "clock": _number(1, 86_400, optional=True),
     }
 )
@@ -180,6 +200,7 @@ class Rules:
     printed_joker_cut: str  # "aces" or "printed_only"
     hand_size: int
     first_hand_size: int
+    pile_at_deal: bool  # a card is turned up at the deal to start the pile (not at Remi 51)
     ace_high: bool
     wrap: bool
     max_jokers_per_group: int | None
@@ -212,6 +233,7 @@ class Rules:
     opening_first_round: bool
     pile_before_opening: bool
     last_card_discard: bool
+    freed_joker_must_go_down: bool  # a joker freed by a swap goes down again that turn (Rummy 40)
     clock: int | None
 
     def __post_init__(self) -> None:
@@ -259,7 +281,7 @@ class Rules:
                     f"the runs alone take {least} cards"
                 )
         dealt = self.hand_size * (self.players - 1) + self.first_hand_size
-        turned = 1 + (1 if self.cut_joker else 0)  # the open card, and the cut card
+        turned = (1 if self.pile_at_deal else 0) + (1 if self.cut_joker else 0)  # the pile's card, the cut
         # One stock card per seat, so that every seat can draw at least once.
         needed = dealt + turned + self.players
         if needed > self.shoe_size:
@@ -411,6 +433,7 @@ _NEPALI: Final = Rules(
     printed_joker_cut="aces",
     hand_size=13,
     first_hand_size=13,
+    pile_at_deal=True,
     ace_high=True,
     wrap=False,
     max_jokers_per_group=None,
@@ -443,6 +466,7 @@ _NEPALI: Final = Rules(
     opening_first_round=True,
     pile_before_opening=True,
     last_card_discard=False,
+    freed_joker_must_go_down=True,
     clock=None,
 )
 _INDIAN: Final = _variant(
@@ -500,6 +524,7 @@ _REMI51: Final = _variant(
     "remi51",
     hand_size=14,
     first_hand_size=15,
+    pile_at_deal=False,  # seed 001: "The rest of the cards are put aside"; the first throw starts it
     max_jokers_in_set=1,
     min_naturals=1,
     ace_value=10,
@@ -509,6 +534,7 @@ _REMI51: Final = _variant(
     opening_first_round=False,
     pile_before_opening=False,
     last_card_discard=True,
+    freed_joker_must_go_down=False,  # seed 001: the freed joker may make "a new Tercet", later
     clock=None,
 )
 
@@ -560,6 +586,20 @@ def normalize_preset_name(name: str) -> str:
     if canonical is None:
         raise RulesError(_unknown_preset_message(name))
     return canonical
+
+
+# Settings added after tables had been stored and histories written, with the value every table
+# played before they existed (Remi 51 too: a pile card turned up, the freed joker laid down again).
+LEGACY_VALUES: Final[Mapping[str, object]] = MappingProxyType(
+    {"pile_at_deal": True, "freed_joker_must_go_down": True}
+)
+
+
+def stored_rules(preset: str, settings: Mapping[str, object]) -> Rules:
+    """The rules of a stored table: ``settings`` as :meth:`Rules.settings` wrote them (native
+    values), where a setting the data lacks predates it and takes its :data:`LEGACY_VALUES`."""
+    missing = {k: v for k, v in LEGACY_VALUES.items() if k not in settings}
+    return get_preset(preset).replace(**(missing | dict(settings)))
 
 
 def get_preset(name: str, /, **overrides: object) -> Rules:

@@ -21,7 +21,8 @@ action: ``can`` and ``apply`` judge it on its own.
 Readings of RULES.md and the seeds settled here:
 
 * The first player of Remi 51, dealt 15, skips the draw of its first turn: wherever
-  ``first_hand_size`` exceeds ``hand_size`` the deal starts in the play phase.
+  ``first_hand_size`` exceeds ``hand_size`` the deal starts in the play phase.  Remi turns no
+  card up at the deal (``pile_at_deal``): that first throw starts the pile.
 * "The first round" (Remi: ``opening_first_round=false``) is each seat's own first turn.
 * The opening threshold is waived for an opening that leaves 0 or 1 cards where the last
   card need not be thrown (Rummy 40); Remi 51 names no waiver, and its opening must leave a
@@ -31,8 +32,11 @@ Readings of RULES.md and the seeds settled here:
   must be in the opening.  Copies are indistinguishable, so any card of that kind put down
   meets the obligation; after that another copy may be thrown.  *Put back* returns the card
   before anything else is done, and the seat then draws from the stock.
-* A joker freed by a swap must go down again that turn; the turn cannot end (no throw) while
-  the seat owes it.  Jokers are indistinguishable: any joker put down pays the debt.
+* Rummy 40 (``freed_joker_must_go_down``): a joker freed by a swap must go down again that
+  turn; the turn cannot end (no throw) while the seat owes it.  Jokers are indistinguishable:
+  any joker put down pays the debt.  Remi 51: the freed joker is the seat's, like any card in
+  its hand, to meld now or later, to throw or to keep (seed 001: "use that Joker to create (and
+  maybe discard) a new Tercet").
 * An action that would leave the turn unable to end (the pile card or a freed joker could no
   longer go down, or, in Remi, no card left to throw) is refused, so a seat always has a
   legal action.
@@ -664,8 +668,12 @@ class TableDeal(Deal):
             return why, None
         table = list(self._table)
         table[i] = self._swapped(meld, slot, card)
-        reason = self._why_stuck(seat, (card,), (JOKER,), table, freed=1)
+        reason = self._why_stuck(seat, (card,), (JOKER,), table, freed=self._owed_by_swap())
         return reason, ((i, slot) if not reason else None)
+
+    def _owed_by_swap(self) -> int:
+        """Jokers a swap leaves the turn owing: the freed one where it must go down (Rummy 40)."""
+        return 1 if self.rules.freed_joker_must_go_down else 0
 
     def _swapped(self, meld: TableMeld, slot: int, card: int) -> TableMeld:
         cards = list(meld.cards)
@@ -686,7 +694,7 @@ class TableDeal(Deal):
 
     def swap(self, seat: int, meld_id: int, card: int) -> Swapped:
         """Put ``card`` in the place of the joker it stands for in meld ``meld_id``; the joker
-        comes to the hand and must go down again this turn."""
+        comes to the hand, and where ``freed_joker_must_go_down`` must go down again this turn."""
         reason, plan = self._judge_swap(seat, meld_id, card)
         _check(reason)
         assert plan is not None
@@ -697,7 +705,8 @@ class TableDeal(Deal):
         self._table_cards[i][slot] = natural
         self._hands[seat].append(joker)
         self._table[i] = self._swapped(old, slot, card)
-        self._pile_due, self._owed = self._owes_after((card,), freed=1)  # the pile card may fill the slot
+        # the pile card may fill the slot
+        self._pile_due, self._owed = self._owes_after((card,), freed=self._owed_by_swap())
         self._played = True
         if old.owner != seat:
             self._rival_touch = True

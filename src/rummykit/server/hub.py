@@ -31,7 +31,7 @@ from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
 from rummykit.bots.hint import hint
 from rummykit.engine.events import Action, ActionKind
 from rummykit.engine.history import dump as dump_history
-from rummykit.engine.rules import Rules, RulesError, get_preset
+from rummykit.engine.rules import Rules, RulesError, get_preset, stored_rules
 from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
     HELLO_TIMEOUT,
@@ -283,7 +283,7 @@ class Hub:
         seats = [SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in self.store.seats(match_id)]
         broken: str | None = None
         try:
-            rules = get_preset(row.preset).replace(**dict(row.settings))
+            rules = stored_rules(row.preset, row.settings)  # a table stored before a setting existed
         except RulesError as e:
             rules = get_preset(row.preset)
             broken = f"the stored rules do not load: {e}"

@@ -787,8 +787,10 @@ class Table:
     def _table_auto(self, deal: TableDeal, dseat: int, legal: Sequence[Action]) -> Action:
         """The table family's clock: draw from the stock and throw, never melding.  A card taken
         from the pile is put back first (then the stock is drawn); where the turn owes a card
-        that can no longer be put back (the pile card after a meld, a freed joker), the engine's
-        own way to pay it is played, since a turn cannot end owing it (RULES.md)."""
+        that can no longer be put back (the pile card after a meld, a freed joker at Rummy 40),
+        the engine's own way to pay it is played, since a turn cannot end owing it (RULES.md).
+        A joker a swap freed at Remi 51 is owed nothing (``freed_joker_must_go_down`` is off):
+        it stays in the hand and the clock throws as on any turn."""
         if deal.phase is Phase.DRAW:
             for action in (Action.draw_stock(), Action.draw_pile()):
                 if action in legal:

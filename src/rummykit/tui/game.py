@@ -378,7 +378,11 @@ class MoveLog:
         elif isinstance(event, Dealt):
             who, s = self._who(event.first)
             dealer, ds = ("The dealer", "s") if event.seat is None else self._who(event.seat)
-            line = [f"{dealer} deal{ds}; {who} play{s} first. Pile: ", Card(event.pile_top)]
+            line = [f"{dealer} deal{ds}; {who} play{s} first. "]
+            if event.pile_top is None:  # Remi 51: the first throw starts the pile
+                line.append("No card is turned up: the first throw starts the pile")
+            else:
+                line += ["Pile: ", Card(event.pile_top)]
         else:
             if isinstance(event, DealEnded) and self._seat is not None:
                 self._seat = None  # a hand emptied by a meld: the turn ended without a throw

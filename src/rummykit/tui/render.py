@@ -826,7 +826,11 @@ def table_help_text(rules: Rules, *, hints: bool = False) -> RenderableType:
         ("m 5h 6h 7h", "after opening: lay down that meld (cards or their numbers)"),
         ("l", "after opening: lay off the cards the strip suggests"),
         ("l 2 8h", "lay 8h off onto meld 2 on the table (yours or a rival's)"),
-        ("x 2 6h", "put 6h in the place of the joker of meld 2 and take the joker (lay it down again)"),
+        (
+            "x 2 6h",
+            "put 6h in the place of the joker of meld 2 and take the joker "
+            + ("(lay it down again)" if rules.freed_joker_must_go_down else "(yours to keep, meld or throw)"),
+        ),
         ("Kc, 10h, JK, 1-14", "throw that card (or the card with that number), ending your turn"),
         ("g", "group the hand as it could go down, or sort it by suit"),
         *(_HINT_LINES if hints else ()),
