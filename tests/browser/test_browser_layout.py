@@ -39,10 +39,7 @@ HAND_SIZES = {**SIZES, "small-phone": SMALL_PHONE}
 REMI_HAND = "Ks Kh Kd Qs Qh Qd Js Jh Jd 2c 5d 8s 3h 9c 4d"
 R40_HAND = "Ks Kh Kd 5h 6h 7h 9c JK Jc 2s 3d 8s 4c"
 STACKS = {
-    **{
-        f"layout-remi-{size}": {"hands": {"1": REMI_HAND}, "pile": "6c", "stock": "10d 2h 7c"}
-        for size in HAND_SIZES
-    },
+    **{f"layout-remi-{size}": {"hands": {"1": REMI_HAND}, "stock": "10d 2h 7c"} for size in HAND_SIZES},
     **{
         f"layout-r40-{size}": {"hands": {"1": R40_HAND}, "pile": "Qs", "stock": "7d 2h 4h"}
         for size in HAND_SIZES
