@@ -1,21 +1,29 @@
 """``rummykit play``: a game against bots in the terminal.
 
-You sit at the first seat; bots fill the others.  Each turn the screen shows the table (the
-wild cards and the cut card, the pile, the stock count, the other seats with their card counts
-and what they took from the pile), your hand grouped the way the rules read it, the strip saying
-what a show still needs (Rummy 40 and Remi 51: the Opening meter and the melds on the table),
-and the keys that work now.  Type one short command a line and press Enter:
+You sit at the first seat; bots fill the others.  On a terminal the game runs full screen and
+redraws in place: the table (the wild cards and the cut card, the stock, the pile and who threw
+its top card, every seat with its card count, what it took from the pile and its total), the
+melds on the table (Rummy 40, Remi 51), the last moves, your hand as you arranged it, the strip
+saying what a show still needs (or the Opening meter), a status line and the keys that work now:
 
+  ← → (h l)       move the cursor over your cards; space marks one, Esc clears the marks
+  < > (Shift+← →) move the card under the cursor; n makes the marked cards a group
+  g, r            group the hand as the rules read it; sort by suit (again: by rank)
   s, p            draw from the stock, take the pile's top card
-  Kc, 10h, 7      throw that card (or the card numbered 7 on the screen)
-  show            show: offered only when your hand is one
-  d               drop out of the deal (asks first, and says what it costs)
-  o m l x b       Rummy 40, Remi 51: open, lay down, lay off, swap a joker, put back
-  a               a hint: what the hard bot would do now, and why (--no-hints turns it off)
-  g, h, q         grouped or sorted hand, help, quit (asks first)
+  t or Enter      throw the card under the cursor (or the one marked)
+  w, d            show (with the finishing card under the cursor), drop (asks, says the cost)
+  o m f x b       Rummy 40, Remi 51: open, lay down, lay off, swap a joker, put back
+  a, v, c         a hint (--no-hints turns it off), the deal's whole log, the score sheet
+  S, ?, q         save the hand histories, every key, quit (asks first)
 
-A command the rules refuse prints the reason and changes nothing.  Between deals the score
-sheet waits for Enter.  Without --rules the game asks for the table and the seats first.
+The terminal must be 80x24 or larger.  Between deals the score sheet waits for Enter.  With
+--histories DIR (or the S key) the match's hand histories are written once it is over, for
+rummykit replay.
+
+When the input is not a terminal (a pipe, a script), or with --line, the game reads one short
+command a line instead: s, p, a card (Kc, 10h) or its number, show, d, o m l x b, a, g, h, q.
+A command the rules refuse prints the reason and changes nothing.  Without --rules the game
+asks for the table and the seats first.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from pathlib import Path
 from typing import Any, Final
 
 from rich.console import Console
@@ -70,6 +79,16 @@ def add_parser(commands: Any) -> None:
         dest="hints",
         action="store_false",
         help="no hints at this table (the a key says so); hints are on by default",
+    )
+    p.add_argument(
+        "--histories",
+        metavar="DIR",
+        help="write each match's hand histories to DIR once the match is over (or you leave it)",
+    )
+    p.add_argument(
+        "--line",
+        action="store_true",
+        help="one command a line, even on a terminal (the mode for pipes and scripts)",
     )
     p.set_defaults(run=run)
 
@@ -203,7 +222,8 @@ def choose_settings(args: argparse.Namespace, console: Console, ask: Ask) -> Set
         bots = (best_bot(rules),) * count
     name = args.name.strip() or "You"
     hints = bool(getattr(args, "hints", True))
-    return Settings(rules, _seed_arg(args.seed), name, bots, _pace_arg(args.pace), hints)
+    seeded = args.seed is not None
+    return Settings(rules, _seed_arg(args.seed), name, bots, _pace_arg(args.pace), hints, seeded)
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -224,12 +244,33 @@ def terminal_ask(console: Console) -> Ask:
     return ask
 
 
+def full_screen(args: argparse.Namespace) -> bool:
+    """Full screen on a real terminal, unless --line asks for the line mode."""
+    return not getattr(args, "line", False) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _histories_arg(text: str | None) -> Path | None:
+    if text is None:
+        return None
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--histories names a directory, and {text!r} is a file")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     ask = terminal_ask(console)
+    histories = _histories_arg(getattr(args, "histories", None))
     try:
         settings = choose_settings(args, console, ask)
     except (EOFError, Leave):
+        return 0
+    if full_screen(args):
+        from rummykit.tui.app import TableApp  # Textual loads only for the full screen
+
+        TableApp(settings, histories=histories).run()
+        console.print("You leave the table. Thanks for playing.", highlight=False)
         return 0
     names = ", ".join(f"{n} ({b})" for n, b in zip(settings.names[1:], settings.bots, strict=True))
     console.print(
@@ -237,4 +278,4 @@ def run(args: argparse.Namespace) -> int:
         f"Seed {settings.seed} (--seed {settings.seed} deals the same cards).",
         highlight=False,
     )
-    return Game(settings, console, ask).run()
+    return Game(settings, console, ask, histories=histories).run()

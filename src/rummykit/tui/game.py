@@ -34,9 +34,12 @@ Settled here:
 
 from __future__ import annotations
 
+import re
+import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from rich.console import Console
@@ -67,6 +70,7 @@ from rummykit.engine.events import (
     TookPile,
     WrongShow,
 )
+from rummykit.engine.history import dump
 from rummykit.engine.opening import best_leftover, best_opening, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
@@ -85,6 +89,7 @@ __all__ = [
     "Settings",
     "bot_names",
     "command_for",
+    "history_files",
     "parse_command",
     "scripted_ask",
 ]
@@ -110,6 +115,7 @@ class Settings:
     bots: tuple[str, ...] = ()  # one per seat after the person's
     pace: float = 0.0
     hints: bool = True  # the a (hint) key answers
+    seeded: bool = True  # the seed was chosen: the next match takes the next seed (else a fresh one)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -122,6 +128,27 @@ def bot_names(person: str, count: int) -> list[str]:
     names = [n for n in BOT_NAMES if n.lower() != taken]
     names += [f"Bot {i}" for i in range(1, count + 1) if f"bot {i}" != taken]
     return names[:count]
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "match"
+
+
+def history_files(
+    directory: Path, seed: int | str, deals: Sequence[tuple[Deal, Sequence[str]]]
+) -> list[Path]:
+    """Write each deal's hand history (:func:`rummykit.engine.history.dump`, its seats named
+    as at the table) into ``directory`` as ``match-SEED-deal-NN.txt``; the paths written.
+
+    Only for a match that is over (or left): deal ``n``'s seed is the match's seed and ``n``,
+    so one deal's history tells every deal still to come."""
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    for n, (deal, names) in enumerate(deals, start=1):
+        path = directory / f"match-{_safe(str(seed))}-deal-{n:02d}.txt"
+        path.write_text(dump(deal, names=list(names), match={"seed": seed, "deal": n}), encoding="utf-8")
+        out.append(path)
+    return out
 
 
 def scripted_ask(console: Console, lines: Iterable[str]) -> Ask:
@@ -430,6 +457,7 @@ class Game:
         ask: Ask,
         *,
         sleep: Callable[[float], None] = time.sleep,
+        histories: Path | None = None,
     ) -> None:
         self.settings = settings
         self.console = console
@@ -440,6 +468,8 @@ class Game:
         self.session: MatchSession | None = None  # the match being played
         self.hand_order: list[int] = []  # the person's hand as last displayed: number i is [i - 1]
         self.ending_notes: dict[int, str] = {}  # table family: deal index -> how it ended, if not plain
+        self.histories = histories  # where each match's hand histories go once it is over
+        self.played: list[tuple[Deal, tuple[str, ...]]] = []  # the match's deals, names by deal seat
 
     # ---- the outer loop ------------------------------------------------------------------
 
@@ -448,10 +478,26 @@ class Game:
         seed = self.settings.seed
         try:
             while self.play_match(seed):
-                seed = seed + 1 if isinstance(seed, int) else f"{seed}+"
+                if not self.settings.seeded:
+                    seed = secrets.randbelow(1_000_000)
+                else:
+                    seed = seed + 1 if isinstance(seed, int) else f"{seed}+"
         except Leave:
+            session = self.session
+            if session is not None and not session.is_over:
+                self._save_histories(session.seed)  # the match ends here: nothing is still to come
             self.console.print("You leave the table. Thanks for playing.")
         return 0
+
+    def _save_histories(self, seed: int | str) -> None:
+        if self.histories is None or not self.played:
+            return
+        try:
+            paths = history_files(self.histories, seed, self.played)
+        except OSError as e:
+            self.refuse(f"the hand histories were not saved: {e}")
+            return
+        self.say(f"Saved {len(paths)} hand histories in {self.histories} (rummykit replay {paths[0].name}).")
 
     def ask(self, prompt: str) -> str:
         try:
@@ -477,6 +523,7 @@ class Game:
         session = MatchSession(s.rules, seed, s.names)
         self.session = session
         self.ending_notes = {}
+        self.played = []
         bots: list[Player | None] = [None]
         for seat, bot in enumerate(s.bots, start=1):
             bots.append(make_player(bot, f"{seed}/seat {seat}", s.rules))
@@ -491,9 +538,11 @@ class Game:
             kinds = tuple(you if m == ME else s.bots[m - 1] for m in seats)
             log = MoveLog(names, me)
             ctx = _Deal(session, deal, me, names, kinds, players, log, session.deals_played + 1)
+            self.played.append((deal, names))
             self.play_deal(ctx)
             session.finish_deal()
             self.between_deals(ctx)
+        self._save_histories(seed)
         return self.confirm("Play again?")
 
     def play_deal(self, ctx: _Deal) -> None:

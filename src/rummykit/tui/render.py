@@ -397,8 +397,10 @@ def _away(n: int | None) -> str:
     return f"{n} card away" if n == 1 else f"{n} cards away"
 
 
-def strip(view: SeatView, a: Arrangement) -> Text:
-    """What a show still needs, how many cards away it is, and what the hand would pay now."""
+def strip(view: SeatView, a: Arrangement, *, keys: Mapping[str, str] | None = None) -> Text:
+    """What a show still needs, how many cards away it is, and what the hand would pay now.
+    ``keys`` names the keys where they are not the line mode's (``show``: "press w")."""
+    keys = keys or {}
     shows = [x.card for x in view.legal if x.kind is ActionKind.SHOW and x.card is not None]
     out = Text()
     if shows:
@@ -408,8 +410,9 @@ def strip(view: SeatView, a: Arrangement) -> Text:
             if i:
                 out.append(" or ")
             out.append_text(card_text(k, view.wild))
-        out.append(" and lay the thirteen out: type ")
-        out.append("show", style="bold")
+        how = keys.get("show", "type show").split(" ", 1)
+        out.append(f" and lay the thirteen out: {how[0]} ")
+        out.append(how[-1], style="bold")
         return out
     fourteen = view.my_turn and view.phase is Phase.THROW
     if a.can_show and not fourteen:
@@ -728,9 +731,13 @@ def table_segments(
     return _mark_fresh(segments, drawn)
 
 
-def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> Text:
+def table_strip(
+    view: SeatView, meter: tuple[int, int], leftover: Leftover, *, keys: Mapping[str, str] | None = None
+) -> Text:
     """The table family's strip: the Opening meter before opening, then what could go down; and
-    what the turn still owes (the pile card, a freed joker)."""
+    what the turn still owes (the pile card, a freed joker).  ``keys`` names the keys where they
+    are not the line mode's (``layoff``: "f")."""
+    keys = keys or {}
     out = Text()
     me = view.seat
     opened = bool(view.opened) and view.opened[me]
@@ -741,7 +748,7 @@ def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> T
         out.append(f"{points} of {threshold} points", style="bold green" if points >= threshold else "bold")
         opening = next((a for a in legal if a.kind is ActionKind.OPEN), None)
         if opening is not None and opening.groups:
-            out.append(" · o opens with ")
+            out.append(f" · {keys.get('open', 'o')} opens with ")
             for i, meld in enumerate(opening.groups):
                 if i:
                     out.append(" │ ", style="dim")
@@ -755,19 +762,20 @@ def table_strip(view: SeatView, meter: tuple[int, int], leftover: Leftover) -> T
         downs = [a for a in legal if a.kind in (ActionKind.LAY_DOWN, ActionKind.LAY_OFF)]
         if view.my_turn and view.phase is Phase.THROW and downs:
             first = downs[0]
-            out.append("m lays down " if first.kind is ActionKind.LAY_DOWN else "l lays off ")
+            down, off = keys.get("meld", "m"), keys.get("layoff", "l")
+            out.append(f"{down} lays down " if first.kind is ActionKind.LAY_DOWN else f"{off} lays off ")
             out.append_text(cards_text(first.cards or ()))
             if first.kind is ActionKind.LAY_OFF:
                 out.append(f" onto meld {first.meld}")
             out.append(" · ")
         out.append(f"After what can go down, {leftover.cost} points stay in your hand")
-    if view.pile_due is not None:
+    if view.pile_due is not None and view.my_turn:  # the seat to play's card, not always ours
         out.append("\nThe ")
         out.append_text(card_text(view.pile_due))
         out.append(" you took from the pile must go down this turn")
         if any(a.kind is ActionKind.PUT_BACK for a in legal):
-            out.append(" (b puts it back)")
-    if view.owed_jokers:
+            out.append(f" ({keys.get('back', 'b')} puts it back)")
+    if view.owed_jokers and view.my_turn:
         out.append("\nLay the freed joker down again before you throw")
     return out
 
