@@ -88,7 +88,7 @@ def _line(seats: int, a: str, b: str, data: dict[str, Any], preset: str | None =
     lo, hi = x["ci95"]
     first = f"| {preset} " if preset is not None else ""
     return (
-        f"{first}| {seats} | {a} vs {b} | {data['deals']} | {x['points_per_deal']:+.2f} "
+        f"{first}| {seats} | {a} vs {b} | {data['decks']} | {x['points_per_deal']:+.2f} "
         f"| [{lo:+.2f}, {hi:+.2f}] "
         f"| {100 * x['deal_win_rate']:.1f}% | {x['drops']} | {x['median_ms']:.1f} | {x['p99_ms']:.1f} "
         f"| {x['max_ms']:.0f} | {y['median_ms']:.1f} | {y['p99_ms']:.1f} |"

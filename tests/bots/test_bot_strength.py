@@ -19,7 +19,7 @@ def test_easy_is_far_below_medium_and_hard() -> None:
     plan = Plan(rules, ("easy", "medium", "hard"), "ci-strength", True, budget_ms=10_000.0)
     data = summary(plan, tournament(plan, 14, 1), 0.0, 1)
     points = {name: b["points_per_deal"] for name, b in data["bots"].items()}
-    assert data["plays"] == 42
+    assert data["deals"] == 42
     assert points["easy"] + 15 < points["medium"]
     assert points["easy"] + 15 < points["hard"]
     assert points["hard"] > points["medium"] - 12

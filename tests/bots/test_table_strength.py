@@ -19,7 +19,7 @@ RUMMY40 = get_preset("rummy40", players=2)
 def points(bots: tuple[str, str], decks: int) -> dict[str, float]:
     plan = Plan(RUMMY40, bots, "ci-table-strength", True, budget_ms=10_000.0)
     data = summary(plan, tournament(plan, decks, 1), 0.0, 1)
-    assert data["plays"] == 2 * decks
+    assert data["deals"] == 2 * decks
     return {name: b["points_per_deal"] for name, b in data["bots"].items()}
 
 

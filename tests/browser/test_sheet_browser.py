@@ -210,3 +210,48 @@ def test_the_entry_works_on_a_phone_with_taps(server: Server, new_page: Any) -> 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the sheet page is {width}px wide on a phone"
     assert unlabelled_controls(page) == []
+
+
+def test_a_points_sheet_on_a_phone_early_show_every_problem_and_who_pays_whom(
+    server: Server, new_page: Any
+) -> None:
+    new_page.allow(r"status of 40\d")  # the refused entry below answers 400, on purpose
+    page = new_page(PHONE, touch=True)
+    made = server.post("/api/sheets", {"preset": "points", "players": ["Asha", "Bikash", "Chandra"]})
+    page.goto(f"{server.base}{made['edit']}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    group = page.get_by_role("group", name="Asha", exact=True)
+    expect(group.locator('button[data-letter="E"]')).to_have_count(1)  # points halve after an early show
+
+    # two problems at once: each on its own line, nothing entered
+    page.locator("#count-0").fill("abc")
+    page.locator("#count-1").fill("85")
+    page.locator("#count-2").fill("3")
+    page.get_by_role("button", name="Add deal").tap()
+    error = page.locator("#sheet-error")
+    expect(error).to_contain_text("Asha: 'abc' is not a number or one of W E D M F X -.")
+    expect(error).to_contain_text("Bikash's count 85 is above the full count 80.")
+    expect(error.locator("br")).to_have_count(2)  # three problems, three lines
+    expect(page.locator("#main")).to_have_attribute("data-version", "0")
+
+    # an early show: E for the winner, the counts as the cards say; the sheet halves them
+    page.locator("#count-0").fill("45")
+    page.get_by_role("group", name="Bikash", exact=True).locator('button[data-letter="E"]').tap()
+    page.get_by_role("group", name="Chandra", exact=True).locator('button[data-letter="D"]').tap()
+    page.get_by_role("button", name="Add deal").tap()
+    expect(page.locator("#main")).to_have_attribute("data-version", "1")
+    assert [str(t) for t in page.locator("#standings .sc-player-total").all_inner_texts()] == [
+        "22",
+        "0",
+        "10",
+    ]
+    expect(page.locator("#sheet tbody.sc-deal td").nth(1)).to_have_text("0 E")
+    expect(page.locator("#sheet-legend")).to_contain_text("E early show")
+    # the table plays on, and the sheet says who pays whom
+    expect(page.locator("#entry-title")).to_contain_text("Deal 2")
+    settle = page.locator("#sheet .sc-settle li")
+    expect(settle).to_have_text(["Asha pays Bikash ₹22", "Chandra pays Bikash ₹10"])
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the sheet page is {width}px wide on a phone"
+    assert unlabelled_controls(page) == []
+    shoot(page, "sheet-points-early-show-phone", full_page=True)

@@ -50,6 +50,15 @@ class Sheet:
         assert lines[0].startswith("rummykit sheet: ")
         return lines[0].removeprefix("rummykit sheet: ")
 
+    def refused_all(self, action: str, *args: str) -> list[str]:
+        """Every problem of a refused ``action``, one line each, checking the file did not change."""
+        before = self.path.read_bytes()
+        assert self.run(action, *args) == 2
+        assert self.path.read_bytes() == before and self.out == ""
+        lines = self.err.strip().splitlines()
+        assert all(line.startswith("rummykit sheet: ") for line in lines)
+        return [line.removeprefix("rummykit sheet: ") for line in lines]
+
     def add(self, *entries: str) -> str:
         return self.ok("add", *entries)
 
@@ -185,7 +194,7 @@ def test_a_whole_pool101_game_at_the_prompt_with_a_rejoin(
     assert "Chandra rejoins at 41 (rejoin 1)." in out
     assert "Undid deal 4." in out
     assert "Dipa rejoins at 62 (rejoin 1)." in out
-    assert "  Dipa: 'Q' is not a number or one of W D M F X -" in out
+    assert "  Dipa: 'Q' is not a number or one of W E D M F X -" in out
     assert "After deal 4: Asha 45, Bikash 120 (out), Chandra 101 (out), Dipa 102 (out)" in out
     assert "Winner: Asha (45)" in out
     assert "The match is over" in out
@@ -265,15 +274,15 @@ def test_deals_a_tie_plays_one_more_deal_and_nobody_drops(tmp_path: Path, capsys
     ("entries", "message"),
     [
         (["W", "W", "3", "4"], "exactly one winner per deal: Asha and Bikash are both marked winner"),
-        (["3", "4", "5", "6"], "no winner: mark the player who won the deal with W"),
+        (["3", "4", "5", "6"], "no winner: mark the player who won the deal with W (E for an early show)"),
         (["W", "81", "3", "4"], "Bikash's count 81 is above the full count 80"),
         (["DW", "3", "4", "5"], "Asha dropped, so cannot be the winner"),
         (
             ["W", "25D", "3", "4"],
-            "Bikash dropped first and is charged 20 (or 10 after an early show), not 25",
+            "Bikash dropped first and is charged 20, not 25",
         ),
         (["W", "FX", "3", "4"], "Bikash: 'FX' has more than one letter; give each player one"),
-        (["W", "3", "Z", "4"], "Chandra: 'Z' is not a number or one of W D M F X -"),
+        (["W", "3", "Z", "4"], "Chandra: 'Z' is not a number or one of W E D M F X -"),
         (["W", "3", "4"], "a deal needs 4 entries (one per player: Asha, Bikash, Chandra, Dipa), got 3"),
         (["W", "-", "3", "4"], "Bikash is still in the pool, so cannot be marked out"),
         (["W", "-3", "3", "4"], "Bikash: a negative number (-3) is refused"),
@@ -301,8 +310,10 @@ def test_letters_take_their_numbers_from_the_rules_and_overrides(tmp_path: Path,
     assert "Drop 25, middle drop 40, full count 80, wrong show 60" in sheet.out
     out = sheet.add("W,D,M", "F", "X")  # commas work too
     assert "After deal 1: Asha 0, Bikash 25, Chandra 40, Dipa 80 (compel), Eapen 60" in out
-    out = sheet.add("w", "12D", "20M", "0", "3")  # half costs after an early show; any case
+    # an early show (e, any case): the sheet halves the others, letters' costs and numbers alike
+    out = sheet.add("e", "25D", "M", "0", "7")
     assert "After deal 2: Asha 0, Bikash 37, Chandra 60, Dipa 80 (compel), Eapen 63" in out
+    assert sheet.match.rows[-1].entry.early
 
 
 def test_eight_players_fit_a_pool_sheet_and_nine_do_not(tmp_path: Path, capsys: Capsys) -> None:
@@ -435,3 +446,46 @@ def test_sheet_without_an_action_prints_its_usage(capsys: Capsys) -> None:
     out = capsys.readouterr().out
     for action in ("new", "add", "show", "undo", "edit", "rejoin", "play"):
         assert action in out
+
+
+# -- issue 12: several problems, early shows, Nepali wrong shows, points settle-up ----------------
+
+
+def test_an_entry_with_several_problems_prints_one_line_each_and_changes_nothing(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    sheet = new_sheet(tmp_path, capsys, "pool101", "Asha,Bikash,Chandra,Dipa")
+    assert sheet.refused_all("add", "abc", "85", "25D", "W") == [
+        "Asha: 'abc' is not a number or one of W E D M F X -",
+        "Bikash's count 85 is above the full count 80",
+        "Chandra dropped first and is charged 20, not 25",
+    ]
+    assert sheet.match.rows == ()
+
+
+def test_an_early_show_is_entered_with_e_and_the_sheet_halves_the_others(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    sheet = new_sheet(tmp_path, capsys, "indian", "Asha,Bikash,Chandra")
+    assert "an early show (E) halves every other player's charge" in sheet.out
+    out = sheet.add("45", "E", "D")
+    assert "After deal 1: Asha 22, Bikash 0, Chandra 10" in out
+    shown = sheet.ok("show")
+    assert "0E" in shown and "E early show" in shown
+
+
+def test_a_nepali_sheet_takes_a_wrong_show_at_the_full_count(tmp_path: Path, capsys: Capsys) -> None:
+    sheet = new_sheet(tmp_path, capsys, "nepali", "Asha,Bikash,Chandra")
+    assert "wrong show 80" in sheet.out
+    out = sheet.add("W", "X", "30")
+    assert "After deal 1: Asha +110, Bikash -80, Chandra -30" in out
+    assert "Settle up at Rs 1 a point: Bikash pays Asha Rs 80; Chandra pays Asha Rs 30." in out
+
+
+def test_a_points_sheet_goes_on_and_says_who_pays_whom(tmp_path: Path, capsys: Capsys) -> None:
+    sheet = new_sheet(tmp_path, capsys, "indian", "Asha,Bikash,Chandra")
+    assert "as many deals as the table likes" in sheet.out
+    sheet.add("W", "20", "30")
+    out = sheet.add("10", "W", "5")
+    assert "Next: deal 3" in out
+    assert "Settle up at ₹1 a point: Bikash pays Asha ₹5; Chandra pays Asha ₹35." in out

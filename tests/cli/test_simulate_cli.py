@@ -48,13 +48,24 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     seats = data["seats"]
     assert [s["bot"] for s in seats] == ["greedy", "random", "greedy", "random"]
     for s in seats:
-        assert {"bot", "points_per_deal", "ci95", "wins", "drops", "shows", "total", "mean_charge"} <= set(s)
+        assert {
+            "seat",
+            "bot",
+            "points_per_deal",
+            "ci95",
+            "deals_won",
+            "drops",
+            "shows",
+            "points",
+            "mean_charge",
+        } <= set(s)
         lo, hi = s["ci95"]
         assert lo <= s["points_per_deal"] <= hi
-        assert s["total"] == pytest.approx(s["points_per_deal"] * 40, abs=0.01)
+        assert s["points"] == pytest.approx(s["points_per_deal"] * 40, abs=0.01)
         assert s["mean_charge"] >= 0
-    assert sum(s["total"] for s in seats) == 0  # settlement net: the seats sum to zero
-    assert sum(s["wins"] for s in seats) == 40
+    assert [s["seat"] for s in seats] == [1, 2, 3, 4]  # numbered as the text numbers them
+    assert sum(s["points"] for s in seats) == 0  # settlement net: the seats sum to zero
+    assert sum(s["deals_won"] for s in seats) == 40
     assert sum(s["shows"] for s in seats) <= 40
     assert seats[0]["drops"] == seats[2]["drops"] == 0  # greedy never drops
     assert seats[1]["drops"] > 0  # random does, now and then
@@ -86,9 +97,9 @@ def test_matches_play_whole_matches_in_the_rules_format(capsys: pytest.CaptureFi
     assert data["matches"] == 3 and data["format"] == "settlement"
     assert data["deals"] == 9  # three deals a match
     seats = data["seats"]
-    assert sum(s["total"] for s in seats) == 0  # settlement totals sum to zero
+    assert sum(s["match_total"] for s in seats) == 0  # settlement totals sum to zero
     assert sum(s["match_wins"] for s in seats) >= 3  # a shared win counts for each
-    assert sum(s["wins"] for s in seats) == 9
+    assert sum(s["deals_won"] for s in seats) == 9
 
 
 def test_matches_of_a_pool_rejoin_and_end_the_same_on_any_workers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,8 +156,8 @@ def test_histories_of_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         (["--matches", "0"], "--matches must be at least 1, not 0"),
         (["--workers", "0"], "--workers must be at least 1, not 0"),
         (
-            ["--bots", "greedy,random,greedy"],
-            "--bots names 3 bots for 4 seats: give one per seat, or one for all",
+            ["--bots", "greedy,random,greedy,easy,hard"],
+            "--bots names 5 bots for 4 seats: give at most one a seat (they repeat round the table)",
         ),
         (
             ["--deals", "5", "--matches", "2"],
@@ -201,4 +212,4 @@ def test_table_family_simulates_with_its_own_greedy_and_random(
     out = json.loads(capsys.readouterr().out)
     assert out["deals"] == 6
     assert [s["bot"] for s in out["seats"]] == ["greedy", "random"]
-    assert sum(s["wins"] for s in out["seats"]) == 6
+    assert sum(s["deals_won"] for s in out["seats"]) == 6

@@ -37,6 +37,7 @@ from rummykit.engine.events import (
     TookPile,
     WrongShow,
 )
+from rummykit.engine.history import result_lines
 from rummykit.engine.rules import Rules, get_preset
 from rummykit.engine.views import SeatView, SpectatorView
 
@@ -472,18 +473,54 @@ def test_indian_early_show_halves() -> None:
     assert result.charges[3] == 40
 
 
-def test_indian_early_show_halves_hand_charges_not_drops() -> None:
+def test_an_early_show_halves_what_the_others_are_charged_a_drop_too() -> None:
+    # RULES.md: "halves what the others are charged", and "a dropped seat is charged its drop"
     ready = "2s 3s 4s 6d 7d 8d Qh Qd Qc 10c Jc Kc Kh"  # draws Qc: 10c Jc Qc Kc run
     hands = {1: H14, 2: H37, 3: ready, 0: H20}
     deal = deal_of(INDIAN, hands, pile="Ac", cut="9c", stock="4h Qc")
     deal.draw_stock(1)
     deal.throw(1, c("4h"))
-    deal.drop(2)
+    deal.drop(2)  # seat 2's turn: it has had one
     deal.draw_stock(3)
     deal.show(3, c("Kh"))
     result = deal.result
     assert result is not None and result.halved  # seat 0 had not yet had a turn
-    assert result.charges == (10, 7, 20, 0)  # 20 and 14 halved; the drop is not
+    assert result.charges == (10, 7, 10, 0)  # 20, 14 and the drop's 20 halved
+    assert [s.unhalved for s in result.seats] == [20, 14, 20, None]
+    assert result_lines(result)[3] == "seat 2 dropped, charge 10 (halved from 20)"
+
+
+def test_an_early_show_halves_a_wrong_shows_penalty_and_the_wrong_show_was_a_turn() -> None:
+    hands = {1: H_NO_RUN, 2: SEED002, 3: H37, 0: H20}
+    deal = deal_of(INDIAN, hands, pile="Qc", cut="5h", stock="2s 5c")
+    deal.draw_stock(1)
+    deal.show(1, c("2s"))  # a wrong show: 80, and seat 1 sits out (its turn is over)
+    deal.draw_stock(2)
+    deal.show(2, c("Js"))  # seats 3 and 0 have not played: early
+    result = deal.result
+    assert result is not None and result.winner == 2 and result.halved
+    assert result.charges[1] == 40 and result.seats[1].unhalved == 80
+    arranger = Arranger(INDIAN)
+    for s in (3, 0):
+        assert result.charges[s] == arranger.charge(cards(hands[s]), 5) // 2
+
+
+def test_a_seat_that_dropped_or_showed_wrong_has_had_its_turn() -> None:
+    # seat 1 shows wrong, seat 2 drops, seat 3 throws: every other seat has played when 0 shows
+    ready = "2s 3s 4s 6d 7d 8d Qh Qd Qc 10c Jc Kc Kh"
+    hands = {1: H20, 2: H14, 3: H37, 0: ready}
+    deal = deal_of(INDIAN, hands, pile="Ac", cut="9c", stock="7s 4h Qc")
+    deal.draw_stock(1)
+    deal.show(1, c("7s"))
+    deal.drop(2)
+    deal.draw_stock(3)
+    deal.throw(3, c("4h"))
+    deal.draw_stock(0)
+    deal.show(0, c("Kh"))
+    result = deal.result
+    assert result is not None and result.winner == 0 and not result.halved
+    assert result.charges == (0, 80, 20, 37)
+    assert all(s.unhalved is None for s in result.seats)
 
 
 def test_a_show_after_every_seat_had_a_turn_is_not_halved() -> None:

@@ -350,12 +350,58 @@ def test_points_money_is_points_times_point_value_and_lowest_total_wins() -> Non
     assert isinstance(format_for(rules), PointsFormat)
 
 
-def test_indian_points_early_show_halves_fixed_costs_too() -> None:
+def test_an_early_show_halves_every_other_charge_and_only_a_deal_marked_early_is_halved() -> None:
     match = Match.new(INDIAN)
-    assert not validate(DealEntry.from_charges([0, 10, 40, 3], 0, {1: "dropped", 2: "full_count"}), match)
-    assert "charged 20 (or 10 after an early show), not 15" in refused(
-        match, DealEntry.from_charges([0, 15, 40, 3], 0, {1: "dropped"})
+    early = DealEntry.from_charges([0, 10, 40, 3], 0, {1: "dropped", 2: "full_count"}, early=True)
+    assert not validate(early, match)
+    # halved costs on a deal not marked early are refused, with the reason
+    plain = DealEntry.from_charges([0, 10, 40, 3], 0, {1: "dropped", 2: "full_count"})
+    assert refused(match, plain) == (
+        "seat 2 dropped first and is charged 20, not 10 (half of it is charged after an early show, and "
+        "this deal is not marked one); seat 3 is marked full count and is charged 80, not 40 (half of it "
+        "is charged after an early show, and this deal is not marked one)"
     )
+    assert "charged 10 after the early show (half of 20), not 20" in refused(
+        match, DealEntry.from_charges([0, 20, 40, 3], 0, {1: "dropped", 2: "full_count"}, early=True)
+    )
+    assert "count 41 is above 40, half the full count 80, after the early show" in refused(
+        match, DealEntry.from_charges([0, 41, 3, 3], 0, early=True)
+    )
+    assert match.entry(
+        [None, None, None, 30], 0, {0: "winner", 1: "dropped", 2: "wrong_show"}, early=True
+    ) == (
+        DealEntry((0, 10, 40, 30), (Status.WINNER, Status.DROPPED, Status.WRONG_SHOW, Status.PLAYED), 0, True)
+    )
+
+
+def test_a_deal_marked_early_is_refused_where_the_rules_do_not_halve() -> None:
+    assert "these rules do not halve after one" in refused(
+        Match.new(NEPALI), DealEntry.from_charges([0, 10, 3, 3], 0, early=True)
+    )
+
+
+def test_the_early_show_is_marked_e_on_the_sheet_with_its_legend() -> None:
+    match = Match.new(INDIAN.replace(rounds=2), players=3)
+    match.add_deal(match.entry([None, None, 12], 0, {1: "dropped"}, early=True))
+    text = match.table_text()
+    assert "0E" in text and "10D" in text
+    assert "E early show (won before every player had a turn: the others' charges halved)" in text
+
+
+def test_a_version_1_sheet_with_a_halved_drop_reads_as_an_early_show() -> None:
+    # version 1 accepted half a fixed cost (an early show) without marking the deal
+    data = Match.new(INDIAN.replace(rounds=3), players=4).to_dict()
+    deal = {"charges": [0, 10, 20, 70], "statuses": ["winner", "dropped", "dropped", "played"], "winner": 0}
+    plain = {
+        "charges": [0, 20, 33, 80],
+        "statuses": ["winner", "dropped", "played", "full_count"],
+        "winner": 0,
+    }
+    match = Match.from_dict({**data, "version": 1, "events": [{"deal": deal}, {"deal": plain}]})
+    first, second = match.rows
+    assert first.entry.early and first.charges == (0, 10, 10, 35)  # the rest halved, as the rule says
+    assert not second.entry.early and second.charges == (0, 20, 33, 80)
+    assert match.to_dict()["version"] == 2 and Match.from_dict(match.to_dict()).rows == match.rows
 
 
 def test_money_is_kept_for_points_and_settlement_only() -> None:
@@ -578,7 +624,7 @@ def test_to_dict_and_from_dict_round_trip_through_json() -> None:
     match.rejoin(0)
     play(match, [None, 0, 7], 1, {0: "dropped"})
     data = json.loads(json.dumps(match.to_dict()))
-    assert data["version"] == 1
+    assert data["version"] == 2
     copy = Match.from_dict(data)
     assert copy.to_dict() == match.to_dict()
     assert copy.rows == match.rows and copy.rejoins == match.rejoins

@@ -146,6 +146,7 @@ def test_early_show_halves_and_the_halved_full_count_is_still_accepted() -> None
     deal.show(1, c("Js"))
     assert deal.result is not None and deal.result.halved
     entry = entry_for(deal, range(4), 4)
+    assert entry.early
     assert entry.statuses[3] is Status.FULL_COUNT and entry.charges[3] == 40  # 80 halved
     assert entry.statuses[0] is Status.PLAYED and entry.charges[0] == deal.result.seats[0].charge
     accepted(INDIAN, deal)
@@ -166,7 +167,7 @@ def test_a_first_drop_and_a_middle_drop_are_told_apart_by_the_drop_event() -> No
     assert accepted(NEPALI, deal) == (100, -20, -40, -40)
 
 
-def test_early_show_never_halves_a_drop_and_the_sheet_takes_the_full_cost() -> None:
+def test_an_early_show_halves_a_drop_and_the_sheet_takes_the_halved_cost() -> None:
     ready = "2s 3s 4s 6d 7d 8d Qh Qd Qc 10c Jc Kc Kh"
     deal = stacked(INDIAN, {1: H14, 2: H37, 3: ready, 0: H20}, pile="Ac", cut="9c", stock="4h Qc")
     deal.draw_stock(1)
@@ -175,8 +176,8 @@ def test_early_show_never_halves_a_drop_and_the_sheet_takes_the_full_cost() -> N
     deal.draw_stock(3)
     deal.show(3, c("Kh"))
     entry = entry_for(deal, range(4), 4)
-    assert entry.statuses[2] is Status.DROPPED and entry.charges == (10, 7, 20, 0)
-    accepted(INDIAN, deal)
+    assert entry.early and entry.statuses[2] is Status.DROPPED and entry.charges == (10, 7, 10, 0)
+    assert accepted(INDIAN, deal) == (10, 7, 10, 0)  # the sheet agrees with the table
 
 
 def test_a_wrong_show_is_marked_wrong_show_at_its_penalty() -> None:

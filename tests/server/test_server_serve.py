@@ -95,7 +95,8 @@ def test_serve_plays_through_a_real_socket(server: str) -> None:
 
 
 def test_serve_refuses_a_database_it_cannot_reach(capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli(["serve", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2"])
+    db = "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2"
+    code = cli(["serve", "--port", "0", "--db", db])
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("rummykit serve: cannot reach the database") and err[-1] == "\n"
@@ -106,3 +107,62 @@ def test_serve_checks_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "expected 0 to 65535" in capsys.readouterr().err
     assert cli(["serve", "--bot-pace", "-1"]) == 2
     assert "expected 0 to 30 seconds" in capsys.readouterr().err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [
+                *(sys.executable, "-m", "rummykit", "serve", "--port", str(port)),
+                *("--db", f"sqlite:///{tmp_path / 'busy.db'}"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stdout == ""  # no address that nobody serves
+    assert done.stderr == f"rummykit serve: port {port} on 127.0.0.1 is in use (try --port {port + 1})\n"
+
+
+def test_serve_on_an_address_it_cannot_listen_on_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["serve", "--host", "192.0.2.1", "--port", "0"]) == 2  # TEST-NET-1: not this machine
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("rummykit serve: cannot listen on 192.0.2.1 port 0: ")
+    assert len(captured.err.splitlines()) == 1
+
+
+def test_serve_on_port_0_prints_the_port_it_took(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "rummykit", "serve", "--port", "0"),
+            "--db",
+            f"sqlite:///{tmp_path / 'p.db'}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("rummykit: the table is at http://127.0.0.1:"), proc.stderr
+        port = int(line.rsplit(":", 1)[1].strip("/\n"))
+        assert port > 0
+        for _ in range(200):
+            try:
+                health = json.loads(
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
+                )
+                break
+            except OSError:
+                time.sleep(0.05)
+        assert health["ok"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

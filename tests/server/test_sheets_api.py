@@ -67,7 +67,8 @@ class Sheet:
         )
         assert r.status_code == status, r.text
         got = r.json()
-        assert set(got) == {"error", "expected", "got"}
+        assert set(got) - {"problems"} == {"error", "expected", "got"}
+        assert got.get("problems", [got["error"]]) == got["error"].split("; ")
         after = self.client.get(f"/api/sheets/{self.id}").json()
         assert after["view"] == before["view"] and after["version"] == before["version"]
         return str(got["error"])
@@ -109,7 +110,7 @@ def test_a_pool101_sheet_is_made_entered_rejoined_and_won(any_db: Db) -> None:
     with running(make_app(*any_db)) as client:
         sheet = new_sheet(client, title="Friday pool")
         assert sheet.data["title"] == "Friday pool"
-        assert sheet.data["buttons"] == {"W": 0, "D": 20, "M": 40, "F": 80, "X": 80}
+        assert sheet.data["buttons"] == {"W": 0, "E": 0, "D": 20, "M": 40, "F": 80, "X": 80}
         assert sheet.data["next"] == {"deal": 1, "dealer": "Asha"}
 
         said = sheet.add("W", "F", "30")
@@ -222,19 +223,19 @@ def test_a_bad_entry_is_refused_in_one_sentence_and_changes_nothing(client: Test
         == "Asha dropped, so cannot be the winner"
     )
     assert sheet.refused("POST", deals, {"entries": ["10", "20", "30"]}) == (
-        "no winner: mark the player who won the deal with W"
+        "no winner: mark the player who won the deal with W (E for an early show)"
     )
     assert sheet.refused("POST", deals, {"entries": ["W", "20"]}).startswith(
         "a deal needs 3 entries (one per player: Asha, Bikash, Chandra), got 2"
     )
     assert sheet.refused("POST", deals, {"entries": ["W", "abc", "3"]}) == (
-        "Bikash: 'abc' is not a number or one of W D M F X -"
+        "Bikash: 'abc' is not a number or one of W E D M F X -"
     )
     assert sheet.refused("POST", deals, {"entries": ["W", "", "3"]}) == (
         "Bikash: nothing entered: type what Bikash counts, or W D M F X"
     )
     assert sheet.refused("POST", deals, {"entries": ["W", "25D", "3"]}) == (
-        "Bikash dropped first and is charged 20 (or 10 after an early show), not 25"
+        "Bikash dropped first and is charged 20, not 25"
     )
     assert sheet.refused("POST", deals, {"entries": ["W", "-", "3"]}) == (
         "Bikash is still in the pool, so cannot be marked out"
@@ -501,3 +502,61 @@ def test_the_server_shares_the_terminals_entry_logic_without_importing_the_cli()
     from rummykit.sheet import entry
 
     assert sheet_cmd.split_entries is entry.split_entries and sheet_cmd.status_text is entry.status_text
+
+
+# -- issue 12: every problem named, early shows, Nepali wrong shows, open-ended points, settle-up --
+
+
+def test_an_entry_with_several_problems_answers_every_one(client: TestClient) -> None:
+    sheet = new_sheet(client, players=["Asha", "Bikash", "Chandra", "Dipa"])
+    r = client.post(
+        f"/api/sheets/{sheet.id}/deals", json={"entries": ["abc", "85", "25D", "W"]}, headers=sheet.auth
+    )
+    assert r.status_code == 400
+    assert r.json()["problems"] == [
+        "Asha: 'abc' is not a number or one of W E D M F X -",
+        "Bikash's count 85 is above the full count 80",
+        "Chandra dropped first and is charged 20, not 25",
+    ]
+    assert r.json()["error"] == "; ".join(r.json()["problems"])
+    assert sheet.get()["version"] == 0
+
+
+def test_an_early_show_is_entered_with_e_on_the_web_as_in_the_terminal(client: TestClient) -> None:
+    sheet = new_sheet(client, "indian")
+    assert sheet.data["buttons"]["E"] == 0 and sheet.data["settings"]["early_show_halves"] is True
+    sheet.add("45", "E", "D")
+    assert sheet.totals() == [22, 0, 10]
+    assert sheet.data["last"]["entries"] == ["44", "E", "D"]  # an edit halves back to the same
+    charge = sheet.data["view"]["deals"][0]["lines"][0]["cells"]
+    assert [c["mark"] for c in charge] == ["", "E", "D"]
+    assert "E early show" in sheet.data["view"]["legend"]
+    assert new_sheet(client, "kerala").data["buttons"]["E"] is None  # no halving at Kerala tables
+
+
+def test_a_nepali_web_sheet_takes_a_wrong_show_at_the_full_count(client: TestClient) -> None:
+    formats = {f["preset"]: f for f in client.get("/api/sheet-formats").json()["formats"]}
+    assert formats["nepali"]["settings"]["wrong_show"] == 80  # the form pre-fills it
+    sheet = new_sheet(client, "nepali")
+    assert sheet.data["buttons"]["X"] == 80
+    sheet.add("W", "X", "30")
+    assert sheet.totals() == [110, -80, -30]
+
+
+def test_a_points_web_sheet_is_open_ended_and_says_who_pays_whom(client: TestClient) -> None:
+    formats = {f["preset"]: f for f in client.get("/api/sheet-formats").json()["formats"]}
+    assert formats["indian"]["settings"]["rounds"] is None
+    sheet = new_sheet(client, "points", settings={"point_value": 2})
+    sheet.add("W", "20", "30")
+    sheet.add("10", "W", "5")
+    assert sheet.data["over"] is False and sheet.data["next"]["deal"] == 3
+    assert sheet.data["settle_up"] == [
+        {"payer": 1, "payee": 0, "amount": 10},
+        {"payer": 2, "payee": 0, "amount": 70},
+    ]
+    assert sheet.data["view"]["settle_up"] == ["Bikash pays Asha ₹10", "Chandra pays Asha ₹70"]
+    page = client.get(sheet.data["links"]["print"]).text
+    assert "<li>Bikash pays Asha ₹10</li>" in page
+    fixed = new_sheet(client, "points", settings={"rounds": 1})
+    fixed.add("W", "20", "30")
+    assert fixed.data["over"] is True

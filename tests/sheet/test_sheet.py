@@ -150,7 +150,10 @@ def test_html_marks_every_status_with_a_letter_and_says_the_word() -> None:
     assert first == ["80 F", "0 W", "40", "20 D"]
     for word in ("winner", "drop", "middle drop", "full count", "wrong show"):
         assert f'title="{word}"' in page
-    assert "W winner, D drop, M middle drop, F full count, X wrong show" in page
+    assert (
+        "W winner, E early show (won before every player had a turn: the others' charges halved), "
+        "D drop, M middle drop, F full count, X wrong show"
+    ) in page.replace("&#x27;", "'")
 
 
 def test_html_marks_compel_and_outs_in_pool_250() -> None:

@@ -171,3 +171,31 @@ def test_the_table_familys_sheet_marks_a_blocked_deal_and_explains_the_mark() ->
     assert "B blocked deal, the lightest hand won" in text
     unmarked = plain(render.sheet_table(session.match, 0), *render.sheet_notes(session.match))
     assert "B" not in charge_line(unmarked) and "blocked deal" not in unmarked
+
+
+def test_the_terminal_shows_an_early_shows_halving_in_the_result_and_the_sheet() -> None:
+    from rummykit.engine.events import DealResult, Ending, SeatResult, SeatStatus
+
+    indian = get_preset("indian", players=3)
+    seats = (
+        SeatResult(0, SeatStatus.IN, False, 22, 45, (), (), (), 45),
+        SeatResult(1, SeatStatus.IN, True, 0, 0, (), (), ()),
+        SeatResult(2, SeatStatus.DROPPED, False, 10, None, (), (), (), 20),
+    )
+    result = DealResult(1, Ending.SHOW, seats, 0, 3, True, None)
+    text = plain(render.deal_result(result, ["A", "B", "C"], indian, None))
+    assert "22 (halved from 45: an early show)" in text and "10 (halved from 20: an early show)" in text
+    match = Match.new(indian.replace(rounds=2), 3, ["A", "B", "C"])
+    match.add_deal(DealEntry((22, 0, 10), (Status.PLAYED, Status.WINNER, Status.DROPPED), 1, True))
+    sheet = plain(render.sheet_table(match), *render.sheet_notes(match))
+    assert "0E" in sheet and "E early show" in sheet
+
+
+def test_the_terminal_sheet_has_no_repeated_now_row_after_a_rejoin() -> None:
+    match = Match.new(get_preset("pool101"), 3, ["A", "B", "C"])
+    match.add_deal(match.entry([0, 80, 20], 0))
+    match.add_deal(match.entry([0, 30, 20], 0))  # B out on 110
+    match.rejoin(1)
+    assert "Now" in plain(render.sheet_table(match))  # the rejoin changed the totals
+    match.add_deal(match.entry([0, 10, 20], 0))
+    assert "Now" not in plain(render.sheet_table(match))  # deal 3's Total row says it

@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
     except arrange_cmd.InputError as e:
-        print(f"rummykit {args.command}: {e}", file=sys.stderr)
+        for line in str(e).splitlines() or [""]:  # several problems: one line each
+            print(f"rummykit {args.command}: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -39,6 +39,7 @@ from rich.text import Text
 
 from rummykit import bots as bot_registry
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
+from rummykit.cli.runner import bots_round_the_table
 from rummykit.engine.match import format_for
 from rummykit.engine.rules import PRESET_NAMES, Rules, RulesError, get_preset, resolve_rules
 from rummykit.tui.game import Ask, Game, Leave, Settings
@@ -63,7 +64,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "--bots",
         metavar="LIST",
-        help="one bot per other seat, comma-separated, or one for every seat "
+        help="bots for the other seats, comma-separated, repeated round the table "
         f"({', '.join(bot_registry.BOT_NAMES)}; default: the strongest)",
     )
     p.add_argument("--name", default="You", help="your name on the score sheet (default You)")
@@ -131,16 +132,7 @@ def _players_arg(text: str | None) -> int | None:
 
 
 def _bots_arg(text: str, count: int, rules: Rules) -> tuple[str, ...]:
-    known = known_bots(rules)
-    names = [w.strip().lower() for w in text.split(",")]
-    for name in names:
-        if name not in known:
-            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
-    if len(names) == 1:
-        names = names * count
-    if len(names) != count:
-        raise InputError(f"--bots names {len(names)} bots for {count} seats: give one, or one a seat")
-    return tuple(names)
+    return bots_round_the_table(text, count, known_bots(rules))
 
 
 def _seed_arg(text: str | None) -> int | str:

@@ -188,6 +188,7 @@ def to_json(name: str, history: History, deal: Deal, *, events: bool = False) ->
                     "won": s.won,
                     "charge": s.charge,
                     "hand_charge": s.hand_charge,
+                    "unhalved": s.unhalved,  # before an early show halved it (None: not halved)
                     "groups": [format_cards(g).split() for g in s.groups],
                     "loose": format_cards(s.loose).split(),
                 }

@@ -1,97 +1,299 @@
-"""What ``rummykit simulate`` and ``rummykit tournament`` share: chunks of work over processes
-with a progress bar, whole-number options, and their tables' cells.
+"""What ``rummykit simulate`` and ``rummykit tournament`` share: chunks of work over processes,
+the progress meter, Ctrl-C, ``--bots`` round the table, whole-number options, table cells.
 
 Results come back in task order whatever order the workers finish in, so a run's figures do
 not depend on how many workers played it.
+
+Settled here:
+
+* Progress is counted in deals (or matches) as they finish inside a chunk: each worker adds to
+  one shared counter (:func:`tick`), so the meter moves, and estimates the time left, before the
+  first chunk is done.  ``--progress auto`` (the default) draws a bar on stderr when stderr is a
+  terminal and prints nothing otherwise; ``plain`` prints a line on stderr now and then (at most
+  one a second, at every whole percent, and at least every 30 s); ``none`` prints nothing.
+  Nothing but the report is ever written to stdout, so ``--json`` stays one object.
+* Ctrl-C (SIGINT) stops the run at once: the workers ignore SIGINT themselves and are
+  terminated by the main process, chunks still queued or half played are dropped, and the
+  chunks already finished come back (:class:`Finished` with ``interrupted``), for the command
+  to print as a report marked partial, with exit status 130.
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
+import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from rummykit.cli.arrange_cmd import InputError
 
-__all__ = ["cells", "run_chunks", "signed", "whole_number", "with_progress"]
+__all__ = [
+    "INTERRUPTED",
+    "PROGRESS_MODES",
+    "Finished",
+    "Meter",
+    "add_progress_option",
+    "bots_round_the_table",
+    "cells",
+    "run_chunks",
+    "signed",
+    "tick",
+    "whole_number",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+INTERRUPTED: Final = 130  # the exit status of a run stopped by Ctrl-C (128 + SIGINT)
+PROGRESS_MODES: Final = ("auto", "plain", "none")
+_POLL: Final = 0.1  # seconds between looks at the workers' counter
+
+ProgressMode = Literal["auto", "plain", "none"]
+
+
+# ---- progress ----------------------------------------------------------------------------------
+
+
+class _Counter:
+    """Deals finished so far: a number shared with the worker processes, or a plain one."""
+
+    def __init__(self, shared: Any = None) -> None:
+        self.shared = shared
+        self.value = 0
+        self.on_tick: Callable[[int], None] | None = None  # in-process: tell the meter at once
+
+    def add(self, n: int) -> None:
+        if self.shared is not None:
+            with self.shared.get_lock():
+                self.shared.value += n
+        else:
+            self.value += n
+            if self.on_tick is not None:
+                self.on_tick(self.value)
+
+    def read(self) -> int:
+        return int(self.shared.value) if self.shared is not None else self.value
+
+
+_COUNTER = _Counter()
+
+
+def tick(n: int = 1) -> None:
+    """Count ``n`` deals (or matches) finished, for the progress meter; chunk functions call it
+    as they go, in a worker or in this process."""
+    _COUNTER.add(n)
+
+
+class Meter:
+    """The progress of a run on stderr: a bar with the time left (a terminal), plain lines, or
+    nothing.  :meth:`start` once the workers exist (the bar's refresh thread must not be forked),
+    :meth:`update` with the count so far, :meth:`stop` at the end."""
+
+    def __init__(self, label: str, unit: str, total: int, mode: ProgressMode = "auto") -> None:
+        self.label, self.unit, self.total = label, unit, total
+        if mode == "auto":
+            mode = "auto" if sys.stderr.isatty() else "none"
+        self.mode: Final = mode
+        self._bar: Any = None
+        self._task: Any = None
+        self._t0 = 0.0
+        self._last_line = 0.0
+        self._last_step = -1
+        self._done = 0
+
+    def start(self) -> None:
+        self._t0 = time.monotonic()
+        if self.mode == "auto":
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn(self.label),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn(self.unit),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                TextColumn("left"),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._task = self._bar.add_task(self.unit, total=self.total)
+            self._bar.start()
+        elif self.mode == "plain":
+            self._line(0, time.monotonic())
+
+    def update(self, done: int) -> None:
+        done = min(done, self.total)
+        if done == self._done:
+            return
+        self._done = done
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done)
+        elif self.mode == "plain":
+            now = time.monotonic()
+            step = 100 * done // max(1, self.total)
+            if (now - self._last_line >= 1 and step > self._last_step) or now - self._last_line >= 30:
+                self._line(done, now)
+
+    def _line(self, done: int, now: float) -> None:
+        elapsed = now - self._t0
+        text = f"{self.label}: {done} of {self.total} {self.unit}, {_clock(elapsed)}"
+        if done:
+            text += f", about {_clock(elapsed / done * (self.total - done))} left"
+        print(text, file=sys.stderr, flush=True)
+        self._last_line = now
+        self._last_step = 100 * done // max(1, self.total)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s // 60 % 60:02d} min"
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--progress",
+        choices=PROGRESS_MODES,
+        default="auto",
+        help="auto: a bar with the time left on stderr when it is a terminal (the default); "
+        "plain: a line on stderr now and then; none: nothing",
+    )
+
+
+# ---- running chunks -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Generic[R]):
+    """The chunks that were played: their results in task order, which tasks they were, and
+    whether Ctrl-C stopped the run before every task was done."""
+
+    results: tuple[R, ...]
+    done: tuple[int, ...]  # the tasks' indexes, ascending
+    interrupted: bool
+
+
+def _worker_start(shared: Any, init: Callable[..., None], initargs: tuple[object, ...]) -> None:
+    """A worker's start: Ctrl-C is the main process's to handle (it ends the workers), the
+    shared progress counter, then the command's own start."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _COUNTER
+    _COUNTER = _Counter(shared)
+    init(*initargs)
+
+
+def _indexed(job: tuple[int, Callable[[Any], Any], Any]) -> tuple[int, Any]:
+    i, run, task = job
+    return i, run(task)
 
 
 def run_chunks(
     tasks: Sequence[T],
     run: Callable[[T], R],
     *,
-    size: Callable[[T], int],
     workers: int,
     init: Callable[..., None],
     initargs: tuple[object, ...],
-    progress: Callable[[int], None] | None = None,
-) -> list[R]:
+    meter: Meter | None = None,
+) -> Finished[R]:
     """``run`` on every task, in this process (one worker or one task) or over ``workers``
-    processes each started by ``init(*initargs)``; the results in task order.  ``progress`` is
-    told ``size(task)`` as each task finishes."""
-    results: list[R | None] = [None] * len(tasks)
+    processes each started by ``init(*initargs)``.  ``meter`` shows the deals :func:`tick`
+    counts.  Ctrl-C stops the run and answers the tasks finished (see the module's notes)."""
+    global _COUNTER
+    results: dict[int, R] = {}
+    interrupted = False
     if workers == 1 or len(tasks) == 1:
-        init(*initargs)
-        for i, task in enumerate(tasks):
-            results[i] = run(task)
-            if progress is not None:
-                progress(size(task))
+        counter = _COUNTER = _Counter()
+        if meter is not None:
+            counter.on_tick = meter.update
+            meter.start()
+        try:
+            init(*initargs)
+            for i, task in enumerate(tasks):
+                results[i] = run(task)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if meter is not None:
+                meter.stop()
+            _COUNTER = _Counter()
     else:
         context = multiprocessing.get_context(
             "fork" if "fork" in multiprocessing.get_all_start_methods() else None
         )
-        pool: Executor = ProcessPoolExecutor(
-            max_workers=min(workers, len(tasks)), mp_context=context, initializer=init, initargs=initargs
+        shared = context.Value("q", 0)
+        pool = context.Pool(min(workers, len(tasks)), _worker_start, (shared, init, initargs))
+        try:
+            # The workers exist now: the bar's refresh thread starts after the fork.
+            if meter is not None:
+                meter.start()
+            jobs = ((i, run, task) for i, task in enumerate(tasks))
+            answers = pool.imap_unordered(_indexed, jobs)
+            while len(results) < len(tasks):
+                try:
+                    i, result = answers.next(timeout=_POLL)
+                    results[i] = result
+                except multiprocessing.TimeoutError:
+                    pass
+                if meter is not None:
+                    meter.update(int(shared.value))
+            pool.close()
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            pool.terminate()  # at once: queued and half-played chunks are dropped
+            pool.join()
+            if meter is not None:
+                meter.stop()
+    done = tuple(sorted(results))
+    return Finished(tuple(results[i] for i in done), done, interrupted)
+
+
+# ---- options and cells -------------------------------------------------------------------------
+
+
+def bots_round_the_table(text: str, seats: int, known: Sequence[str]) -> tuple[str, ...]:
+    """The bots of ``--bots LIST`` for ``seats`` seats: the names in order, repeated round the
+    table (``greedy,random`` at four seats is greedy, random, greedy, random); one name fills
+    every seat.  ``rummykit simulate``, ``tournament`` and ``play`` (its bot seats) all read
+    ``--bots`` here; an :class:`InputError` names an unknown bot or a list longer than the table.
+
+    >>> bots_round_the_table("greedy, Random", 4, ("random", "greedy"))
+    ('greedy', 'random', 'greedy', 'random')
+    """
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError(f"--bots names no bot (known: {', '.join(known)})")
+    for name in names:
+        if name not in known:
+            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
+    if len(names) > seats:
+        raise InputError(
+            f"--bots names {len(names)} bots for {seats} seat{'s' if seats != 1 else ''}: "
+            "give at most one a seat (they repeat round the table)"
         )
-        with pool:
-            # every task is submitted before the caller's progress display starts a thread
-            futures: dict[Future[R], int] = {pool.submit(run, t): i for i, t in enumerate(tasks)}
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                if progress is not None:
-                    progress(size(tasks[i]))
-    out: list[R] = []
-    for r in results:
-        assert r is not None
-        out.append(r)
-    return out
-
-
-def with_progress(label: str, unit: str, total: int, body: Callable[[Callable[[int], None] | None], R]) -> R:
-    """``body(progress)`` under a progress bar on a terminal's stderr (``body(None)`` elsewhere)."""
-    if not sys.stderr.isatty():
-        return body(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task(unit, total=total)
-    started = False
-
-    def advance(n: int) -> None:
-        nonlocal started
-        if not started:
-            bar.start()  # after the workers are forked: rich's refresh thread starts here
-            started = True
-        bar.advance(task, n)
-
-    try:
-        return body(advance)
-    finally:
-        bar.stop()
+    return tuple(names[s % len(names)] for s in range(seats))
 
 
 def whole_number(text: str, option: str, least: int = 1) -> int:

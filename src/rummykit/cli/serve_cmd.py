@@ -1,13 +1,17 @@
 """``rummykit serve``: the web table, where people and bots play (``docs/protocol.md``).
 
-Opens the database (a SQLite file in the working directory unless ``--db`` or
-``RUMMYKIT_DATABASE_URL`` names another, PostgreSQL included), brings back every match that was
-being played, prints the address to open and serves until interrupted.
+Takes the port first (a port in use, or an address this machine cannot listen on, is one line
+and exit status 2, before anything else is printed), opens the database (a SQLite file in the
+working directory unless ``--db`` or ``RUMMYKIT_DATABASE_URL`` names another, PostgreSQL
+included), brings back every match that was being played, prints the address to open and
+serves until interrupted.  ``--port 0`` takes a free port and prints it.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from typing import Any
 
@@ -37,6 +41,33 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
+class ListenError(Exception):
+    """The address cannot be listened on: the one line to print."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening, as uvicorn would bind it; a port in use
+    or an address this machine does not have is a :class:`ListenError` in one line."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise ListenError(f"cannot listen on {host}: {e.strerror or e}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: restarts reuse it
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else port - 1
+            raise ListenError(f"port {port} on {host} is in use (try --port {other})") from None
+        raise ListenError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(args: argparse.Namespace) -> int:
     # The server's packages load only here, so the other commands start as fast as before.
     import uvicorn
@@ -52,19 +83,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummykit serve: --bot-pace {args.bot_pace:g}: expected 0 to 30 seconds", file=sys.stderr)
         return 2
     try:
-        app = create_app(args.db, bot_pace=args.bot_pace, freeze_gc=True)
-    except StoreError as e:
+        sock = listen(args.host, args.port)
+    except ListenError as e:
         print(f"rummykit serve: {e}", file=sys.stderr)
         return 2
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"rummykit: the table is at http://{host}:{args.port}/", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=MAX_SOCKET_BYTES,
-        # A view is a few kilobytes once a second: compressing each costs more CPU than it saves.
-        ws_per_message_deflate=False,
-        log_level="warning",
-    )
+    with sock:
+        try:
+            app = create_app(args.db, bot_pace=args.bot_pace, freeze_gc=True)
+        except StoreError as e:
+            print(f"rummykit serve: {e}", file=sys.stderr)
+            return 2
+        port = sock.getsockname()[1]
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"rummykit: the table is at http://{host}:{port}/", flush=True)
+        config = uvicorn.Config(
+            app,
+            host=args.host,
+            port=port,
+            ws_max_size=MAX_SOCKET_BYTES,
+            # A view is a few kilobytes once a second: compressing each costs more CPU than it saves.
+            ws_per_message_deflate=False,
+            log_level="warning",
+        )
+        # uvicorn serves the socket taken above: nothing between the check and the bind
+        uvicorn.Server(config).run(sockets=[sock])
     return 0

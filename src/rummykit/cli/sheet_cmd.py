@@ -11,9 +11,11 @@
 A deal is one entry per player, in seat order: a number (what the player counts), or
 W winner, D drop, M middle drop, F full count, X wrong show, - out of the pool.  Letters take
 their numbers from the rules (change them with --set drop_first=25 and so on when the sheet is
-made); a number and a letter together, such as 10D, give the number.  In a pool the players
-still in may be entered alone: the sheet fills in the ones who are out.  A bad entry is refused
-in one line and the file is left as it was; every write replaces the file atomically.
+made); a number and a letter together, such as 80F, give the number.  Where the rules halve
+after an early show, mark its winner E instead of W and enter what the cards say: the sheet
+halves the others.  In a pool the players still in may be entered alone: the sheet fills in the
+ones who are out.  A bad entry is refused with every problem it has, one line each, and the file
+is left as it was; every write replaces the file atomically.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import orjson
 
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.engine.match import DealEntry, DealRow, Match
+from rummykit.engine.rules import SETTING_NAMES, get_preset, parse_set_option
 from rummykit.sheet import entry, sheet_html, sheet_pdf, sheet_text, sheet_view
 from rummykit.sheet.entry import HOW_TO_ENTER, LETTERS, SHEET_KIND, EntryError, split_entries, status_text
 from rummykit.sheet.render import default_title
@@ -62,7 +65,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except EntryError as e:
-        raise InputError(str(e)) from None
+        raise InputError("\n".join(e.problems)) from None  # one line a problem
 
 
 # ---- the sheet file --------------------------------------------------------------------------
@@ -237,7 +240,7 @@ def add_parser(commands: Any) -> None:
 
     add = actions.add_parser("add", help="enter the next deal", description=HOW_TO_ENTER)
     _file_option(add)
-    add.add_argument("entries", nargs="+", metavar="ENTRY", help="one per player: 25, W, D, M, F, X or -")
+    add.add_argument("entries", nargs="+", metavar="ENTRY", help="one per player: 25, W, E, D, M, F, X or -")
     add.set_defaults(run=run_add)
 
     show = actions.add_parser("show", help="print the sheet; write it as HTML or PDF")
@@ -253,7 +256,7 @@ def add_parser(commands: Any) -> None:
 
     edit = actions.add_parser("edit", help="replace the latest deal", description=HOW_TO_ENTER)
     _file_option(edit)
-    edit.add_argument("entries", nargs="+", metavar="ENTRY", help="one per player: 25, W, D, M, F, X or -")
+    edit.add_argument("entries", nargs="+", metavar="ENTRY", help="one per player: 25, W, E, D, M, F, X or -")
     edit.set_defaults(run=run_edit)
 
     rejoin_p = actions.add_parser("rejoin", help="bring a player who is out back into the pool")
@@ -281,6 +284,11 @@ def _new_match(args: argparse.Namespace) -> Match:
     if not args.players:
         raise InputError('name the players, e.g. --players "Asha,Bikash,Chandra,Dipa"')
     rules = rules_from_args(args)
+    # the settings the maker chose (--set, or a rules file) stay; the sheet's defaults fill the rest
+    preset = get_preset(rules.preset)
+    changed = {name for name in SETTING_NAMES if getattr(rules, name) != getattr(preset, name)}
+    changed |= {parse_set_option(option)[0].replace("-", "_") for option in args.set}
+    rules = entry.sheet_defaults(rules, changed)
     text = args.players.strip()
     players: list[str] | int
     if text.isdigit():
@@ -370,8 +378,8 @@ def run_show(args: argparse.Namespace) -> int:
 PROMPT_HELP: Final = """\
 Type the deal: one entry per player, in seat order (the prompt lists them):
   a number   what the player counts, e.g. 25
-  W          the winner (0)
-  D / M      drop / middle drop (the rules' costs; 10D gives a drop its own number)
+  W          the winner (0); E instead: the winner of an early show (the others halved)
+  D / M      drop / middle drop (the rules' costs)
   F / X      full count / wrong show
   -          out of the pool (or leave the players who are out away)
 e.g.  W 25 D 80
@@ -427,7 +435,8 @@ def prompt(match: Match, title: str, path: Path | None) -> int:
         try:
             said = _prompt_action(match, title, command, rest.strip(), line)
         except InputError as e:
-            print(f"  {e}")
+            for problem in str(e).splitlines():
+                print(f"  {problem}")
             continue
         if said is None:
             continue

@@ -10,14 +10,17 @@ at play ``r`` of deck ``i``, seat ``s`` is seeded ``SEED/i/rR/sS``.  The work is
 for the same seed whatever the number of workers.
 
 Both families play: a table-family preset (``--rules rummy40``, ``remi51``) seats that family's
-bots.  Per bot: points per deal, the settlement net of its seats (a deal's winner collects what the
-others were charged, every other seat pays its charge: higher is better; at Remi 51, whose low
-totals win, the others' mean charge less its own, see :func:`seat_net`), with a 95% confidence
-interval over the decks (the unit of a duplicate run: each deck's mean over the bot's seats and
-rotations; normal approximation); deals won (a seat of the bot won the deal) and that as a rate;
-drops; and each decision's time (mean, median, p99, max, and answers later than the budget and
-its grace).  Every decision goes through :func:`rummykit.bots.contract.decide`, so each timed
-bot is given its deadline.
+bots.  Per seat (the place in ``--bots`` round the table, numbered from 1; with ``--duplicate``
+it moves round the table with its bot) and per bot: points per deal, the settlement net (a
+deal's winner collects what the others were charged, every other seat pays its charge: higher
+is better; at Remi 51, whose low totals win, the others' mean charge less its own, see
+:func:`seat_net`), with a 95% confidence interval over the decks (the unit of a duplicate run:
+each deck's mean over the plays of it; normal approximation); deals won and that as a rate;
+drops and shows; and per bot each decision's time (mean, median, p99, max, and answers later
+than the budget and its grace).  Every decision goes through
+:func:`rummykit.bots.contract.decide`, so each timed bot is given its deadline.  ``--json``
+prints the same report as ``rummykit simulate`` (docs/reports.md).  Ctrl-C stops the run at once
+and prints the finished decks, marked partial (exit status 130).
 """
 
 from __future__ import annotations
@@ -27,23 +30,30 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
 from rummykit.bots import BOT_NAMES, TABLE_BOTS, BotError, Player, make_player
 from rummykit.bots.contract import DEFAULT_GRACE_MS, is_timed, play_deal_timed
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
-from rummykit.cli.runner import cells, run_chunks, signed, whole_number, with_progress
+from rummykit.cli.report import Tally, deal_points, report, report_text
+from rummykit.cli.runner import (
+    INTERRUPTED,
+    Finished,
+    Meter,
+    add_progress_option,
+    bots_round_the_table,
+    run_chunks,
+    tick,
+    whole_number,
+)
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.deal import Deal, ShowDeal, new_deal
-from rummykit.engine.events import DealResult
+from rummykit.engine.events import DealResult, Ending
 from rummykit.engine.rules import Rules, RulesError
 from rummykit.engine.session import deal_seed
-
-Z95: Final = 1.96
 
 
 def add_parser(commands: Any) -> None:
@@ -76,7 +86,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "--workers", metavar="W", help=f"processes (default: every core, {os.cpu_count()}; 1 runs in-process)"
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object (docs/reports.md)")
     p.set_defaults(run=run)
 
 
@@ -94,58 +105,25 @@ class Plan:
     budget_ms: float | None = None
     strict: bool = False
 
-    def rotations(self) -> list[tuple[str, ...]]:
-        """The seatings each deck is played with: the bots as given, then (duplicate) every
-        other distinct rotation round the table."""
+    def rotations(self) -> list[int]:
+        """The seatings each deck is played with, as offsets round the table: 0 (the bots as
+        given), then (duplicate) every other offset that seats the bots differently."""
         if not self.duplicate:
-            return [self.bots]
+            return [0]
         n = len(self.bots)
-        out: list[tuple[str, ...]] = []
+        seen: list[tuple[str, ...]] = []
+        out: list[int] = []
         for r in range(n):
             seating = tuple(self.bots[(s + r) % n] for s in range(n))
-            if seating not in out:
-                out.append(seating)
+            if seating not in seen:
+                seen.append(seating)
+                out.append(r)
         return out
 
     @property
     def names(self) -> tuple[str, ...]:
         """The bots, each once, in seat order."""
         return tuple(dict.fromkeys(self.bots))
-
-
-@dataclass(slots=True)
-class BotTally:
-    """One bot's sums (integers and lists kept in deck order, so chunks add up exactly)."""
-
-    deck_means: list[float] = field(default_factory=list)  # per deck: mean net over its seats
-    net: float = 0.0
-    seat_deals: int = 0  # seats of the bot times plays
-    wins: int = 0  # plays won by a seat of the bot
-    drops: int = 0
-    late: int = 0
-    ms: list[float] = field(default_factory=list)
-
-    def add(self, other: BotTally) -> None:
-        self.deck_means += other.deck_means
-        self.net += other.net
-        self.seat_deals += other.seat_deals
-        self.wins += other.wins
-        self.drops += other.drops
-        self.late += other.late
-        self.ms += other.ms
-
-
-@dataclass(slots=True)
-class Tally:
-    decks: int = 0
-    plays: int = 0
-    bots: dict[str, BotTally] = field(default_factory=dict)
-
-    def add(self, other: Tally) -> None:
-        self.decks += other.decks
-        self.plays += other.plays
-        for name, t in other.bots.items():
-            self.bots.setdefault(name, BotTally()).add(t)
 
 
 _PLAN: Plan | None = None
@@ -173,57 +151,46 @@ def play_decks(start: int, stop: int) -> Tally:
     assert plan is not None
     rules = plan.rules
     n = rules.players
-    tally = Tally(bots={name: BotTally() for name in plan.names})
-    seatings = plan.rotations()
+    tally = Tally(n, rules)
     for i in range(start, stop):
         seed = deal_seed(plan.seed, i)
-        nets: dict[str, list[float]] = {name: [] for name in plan.names}
-        for r, seating in enumerate(seatings):
+        for r in plan.rotations():
             deal: Deal
             if arranger is not None:
                 deal = ShowDeal(rules, seed, dealer=i % n, arranger=arranger)
             else:
                 deal = new_deal(rules, seed, dealer=i % n)
+            entrant_at = [(s + r) % n for s in range(n)]  # seat s plays the bots' entry s + r
+            seating = [plan.bots[e] for e in entrant_at]
             players = [
                 _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules) for s, bot in enumerate(seating)
             ]
             played = play_deal_timed(deal, players, strict=plan.strict, grace_ms=DEFAULT_GRACE_MS)
             result = played.result
-            tally.plays += 1
+            tally.play(
+                entrant_at,
+                result.charges,
+                result.winner,
+                dropped=[seat.dropped for seat in result.seats],
+                showed=result.ending is Ending.SHOW,
+            )
             for s, bot in enumerate(seating):
-                t = tally.bots[bot]
-                seat = result.seats[s]
-                net = seat_net(rules, result, s)
-                nets[bot].append(net)
-                t.net += net
-                t.seat_deals += 1
-                t.drops += seat.dropped
-                t.late += played.late[s]
-                t.ms += played.ms[s]
-            tally.bots[seating[result.winner]].wins += 1
-        tally.decks += 1
-        for name, values in nets.items():
-            tally.bots[name].deck_means.append(sum(values) / len(values))
+                tally.time(bot, played.ms[s], played.late[s])
+            tick()
+        tally.end_deck()
     return tally
 
 
 def seat_net(rules: Rules, result: DealResult, seat: int) -> float:
-    """A seat's points from one deal, higher is better and zero-sum round the table.
-
-    Settlement (the show family, Rummy 40): the winner collects what the others were charged,
-    every other seat pays its charge.  A penalty count (Remi 51, low totals win): the mean of
-    the other seats' charges less the seat's own, so that at two seats it is the difference the
-    deal makes between the two totals (the winner's -20 or -40 included).
-    """
-    r = result.seats[seat]
-    if rules.format == "penalty":
-        others = [x.charge for x in result.seats if x.seat != seat]
-        return sum(others) / max(1, len(others)) - r.charge
-    return float(result.collected if r.won else -r.charge)
+    """A seat's points from one deal (:func:`rummykit.cli.report.deal_points`): higher is better
+    and zero-sum round the table.  Settlement (the show family, Rummy 40): the winner collects
+    what the others were charged, every other seat pays its charge.  A penalty count (Remi 51,
+    low totals win): the mean of the other seats' charges less the seat's own."""
+    return deal_points(rules, result.charges, result.winner, [True] * len(result.seats))[seat]
 
 
 def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
-    """Deck ranges: several per worker (for the progress bar and an even finish)."""
+    """Deck ranges: several per worker (for an even finish)."""
     size = max(1, min(25, math.ceil(count / (workers * 8))))
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
@@ -232,28 +199,25 @@ def _run_chunk(task: tuple[int, int]) -> Tally:
     return play_decks(*task)
 
 
-def tournament(plan: Plan, decks: int, workers: int, progress: Callable[[int], None] | None = None) -> Tally:
-    """Play ``decks`` decks of the plan over ``workers`` processes, added up in deck order."""
-    tasks = _chunks(decks, workers)
-    results = run_chunks(
-        tasks,
-        _run_chunk,
-        size=lambda t: t[1] - t[0],
-        workers=workers,
-        init=_init,
-        initargs=(plan,),
-        progress=progress,
+def run_decks(plan: Plan, decks: int, workers: int, meter: Meter | None = None) -> Finished[Tally]:
+    """Play ``decks`` decks of the plan over ``workers`` processes; ``meter`` counts the deals
+    played; Ctrl-C answers the chunks that finished (``interrupted``)."""
+    return run_chunks(
+        _chunks(decks, workers), _run_chunk, workers=workers, init=_init, initargs=(plan,), meter=meter
     )
-    tally = Tally(bots={name: BotTally() for name in plan.names})
-    for part in results:  # deck order
+
+
+def total(plan: Plan, finished: Finished[Tally]) -> Tally:
+    """The chunks' tallies added up in deck order."""
+    tally = Tally(plan.rules.players, plan.rules)
+    for part in finished.results:
         tally.add(part)
     return tally
 
 
-def _with_progress(plan: Plan, decks: int, workers: int) -> Tally:
-    return with_progress(
-        "tournament decks", "decks", decks, lambda progress: tournament(plan, decks, workers, progress)
-    )
+def tournament(plan: Plan, decks: int, workers: int) -> Tally:
+    """Play ``decks`` decks of the plan over ``workers`` processes, added up in deck order."""
+    return total(plan, run_decks(plan, decks, workers))
 
 
 # ---- input -----------------------------------------------------------------------------------
@@ -261,20 +225,6 @@ def _with_progress(plan: Plan, decks: int, workers: int) -> Tally:
 
 def _count(text: str | None, option: str, default: int, least: int = 1) -> int:
     return default if text is None else whole_number(text, option, least)
-
-
-def _bots(text: str, rules: Rules) -> tuple[str, ...]:
-    players = rules.players
-    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    if not names:
-        raise InputError("--bots names no bot")
-    for name in names:
-        if name not in known:
-            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
-    if len(names) > players:
-        raise InputError(f"--bots names {len(names)} bots for {players} seats")
-    return tuple(names[s % len(names)] for s in range(players))
 
 
 def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
@@ -297,102 +247,63 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
             raise InputError(f"--budget-ms takes a number of milliseconds, not {args.budget_ms!r}") from None
         if not budget > 0:
             raise InputError(f"--budget-ms must be more than 0, not {args.budget_ms}")
-    bots = _bots(args.bots, rules)
+    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
+    bots = bots_round_the_table(args.bots, rules.players, known)
     return Plan(rules, bots, str(args.seed), bool(args.duplicate), budget, bool(args.strict)), decks, workers
 
 
 # ---- output ----------------------------------------------------------------------------------
 
 
-def _percentile(sorted_ms: Sequence[float], q: float) -> float:
-    if not sorted_ms:
-        return 0.0
-    i = min(len(sorted_ms) - 1, max(0, math.ceil(q * len(sorted_ms)) - 1))
-    return sorted_ms[i]
-
-
-def summary(plan: Plan, tally: Tally, seconds: float, workers: int) -> dict[str, Any]:
-    """The JSON object: the run, and one entry per bot."""
-    bots: dict[str, Any] = {}
-    for name in plan.names:
-        t = tally.bots[name]
-        d = len(t.deck_means)
-        mean = sum(t.deck_means) / d if d else 0.0
-        var = sum((x - mean) ** 2 for x in t.deck_means) / (d - 1) if d > 1 else 0.0
-        half = Z95 * math.sqrt(var / d) if d else 0.0
-        ms = sorted(t.ms)
-        bots[name] = {
-            "seats": plan.bots.count(name),
-            "points_per_deal": round(mean, 3),
-            "ci95": [round(mean - half, 3), round(mean + half, 3)],
-            "deals_won": t.wins,
-            "deal_win_rate": round(t.wins / tally.plays, 4) if tally.plays else 0.0,
-            "drops": t.drops,
-            "drop_rate": round(t.drops / t.seat_deals, 4) if t.seat_deals else 0.0,
-            "decisions": len(ms),
-            "mean_ms": round(sum(ms) / len(ms), 3) if ms else 0.0,
-            "median_ms": round(_percentile(ms, 0.5), 3),
-            "p99_ms": round(_percentile(ms, 0.99), 3),
-            "max_ms": round(ms[-1], 3) if ms else 0.0,
-            "late": t.late,
-        }
-    return {
-        "rules": plan.rules.preset,
-        "seats": plan.rules.players,
-        "bots_by_seat": list(plan.bots),
-        "deals": tally.decks,
-        "plays": tally.plays,
-        "duplicate": plan.duplicate,
-        "seed": plan.seed,
-        "workers": workers,
-        "seconds": round(seconds, 3),
-        "bots": bots,
-    }
+def summary(
+    plan: Plan,
+    tally: Tally,
+    seconds: float,
+    workers: int,
+    decks: int | None = None,
+    interrupted: bool = False,
+) -> dict[str, Any]:
+    """The JSON object (docs/reports.md)."""
+    return report(
+        "tournament",
+        tally,
+        bots=plan.bots,
+        seed=plan.seed,
+        workers=workers,
+        seconds=seconds,
+        asked=tally.decks if decks is None else decks,
+        unit="decks",
+        duplicate=plan.duplicate,
+        timed=True,
+        interrupted=interrupted,
+    )
 
 
 def human(data: dict[str, Any]) -> str:
     dup = ", duplicate" if data["duplicate"] else ""
+    workers = data["workers"]
+    seating = ", ".join(s["bot"] for s in data["seats"])
     head = (
-        f"{data['deals']} decks ({data['plays']} deals{dup}) of {data['rules']}, {data['seats']} seats "
-        f"({', '.join(data['bots_by_seat'])}), seed {data['seed']}: {data['seconds']:.1f} s on "
-        f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}"
+        f"{data['decks']} decks ({data['deals']} deals{dup}) of {data['rules']}, {data['players']} seats "
+        f"({seating}), seed {data['seed']}: {data['seconds']:.1f} s on "
+        f"{workers} worker{'s' if workers != 1 else ''}"
     )
-    columns = ["bot", "points/deal", "95% CI", "deals won", "win rate", "drops", "mean ms", "p99 ms", "late"]
-    rows = []
-    for name, b in data["bots"].items():
-        lo, hi = b["ci95"]
-        rows.append(
-            [
-                name,
-                signed(b["points_per_deal"]),
-                f"[{signed(lo)}, {signed(hi)}]",
-                str(b["deals_won"]),
-                f"{100 * b['deal_win_rate']:.1f}%",
-                str(b["drops"]),
-                f"{b['mean_ms']:.1f}",
-                f"{b['p99_ms']:.1f}",
-                str(b["late"]),
-            ]
-        )
-    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
-    lines = [head, "", cells(columns, widths), *(cells(r, widths) for r in rows), ""]
-    lines.append(
-        "points/deal: the bot's seats' net a deal (the winner collects the others' charges, the rest "
-        "pay theirs); higher is better.  ms: time per decision."
-    )
-    return "\n".join(lines)
+    return report_text(data, head)
 
 
 def run(args: argparse.Namespace) -> int:
     plan, decks, workers = plan_from_args(args)
+    deals = decks * len(plan.rotations())
     t0 = time.perf_counter()
     try:
-        tally = _with_progress(plan, decks, workers)
+        finished = run_decks(plan, decks, workers, Meter("tournament", "deals", deals, args.progress))
     except BotError as e:
         raise InputError(str(e)) from None
-    data = summary(plan, tally, time.perf_counter() - t0, workers)
+    data = summary(
+        plan, total(plan, finished), time.perf_counter() - t0, workers, decks, finished.interrupted
+    )
     if args.json:
         sys.stdout.write(orjson.dumps(data).decode() + "\n")
     else:
         print(human(data))
-    return 0
+    return INTERRUPTED if finished.interrupted else 0

@@ -50,6 +50,7 @@ from typing import ClassVar, Final, Self, overload
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import ACE, JOKER, KINDS, format_card, format_cards, shoe, sort_key
+from rummykit.engine.early_show import halved, is_early_show
 from rummykit.engine.events import (
     Action,
     ActionKind,
@@ -695,10 +696,11 @@ class ShowDeal(Deal):
     * :meth:`legal_actions` lists valid shows only; where a wrong show costs a
       penalty, any other finishing card is also accepted (and costs it), and
       ``legal_actions(seat, wrong_shows=True)`` lists those too.
-    * Early show (``early_show_halves``): a show halves (rounding down) the hand
-      charges of the others when some other seat has not yet had a turn of its
-      own (a drop counts as a turn); drop costs and wrong-show penalties are
-      never halved.
+    * Early show (``early_show_halves``): a show made while some other seat has
+      not yet ended a turn of its own (a drop and a wrong show end one) halves,
+      rounding down, every other seat's charge: hand counts, drop costs and
+      wrong-show penalties alike (:mod:`rummykit.engine.early_show`, the rule the
+      score sheet checks too).
     * The turn limit: every hand in is charged as it stands; the lowest charge
       wins (ties: the first in turn order from the seat that would have played
       next), is charged 0 and the others their own charge.
@@ -926,9 +928,7 @@ class ShowDeal(Deal):
         _check(reason)
         assert plan is not None
         # Early show is judged before this turn counts: has every other seat had a turn?
-        halve = self.rules.early_show_halves and any(
-            self._turns_taken[s] == 0 for s in range(self.players) if s != seat
-        )
+        halve = self.rules.early_show_halves and is_early_show(self._turns_taken, seat)
         self._pile.append(self._take_from_hand(seat, card))
         self._thrown[seat].append(card)
         seq = len(self._events)
@@ -972,23 +972,26 @@ class ShowDeal(Deal):
 
     # ---- endings and charges ---------------------------------------------------------------------
 
-    def _left_result(self, seat: int) -> SeatResult:
-        """The result of a seat that dropped or sat out after a wrong show."""
+    def _left_result(self, seat: int, halve: bool = False) -> SeatResult:
+        """The result of a seat that dropped or sat out after a wrong show (its cost halved,
+        rounding down, after an early show)."""
         status = self._status[seat]
+        cost = self._charged[seat]
+        charge, unhalved = (halved(cost), cost) if halve else (cost, None)
         wrong = self._wrong.get(seat)
         if wrong is None:
-            return SeatResult(seat, status, False, self._charged[seat], None, (), (), ())
+            return SeatResult(seat, status, False, charge, None, (), (), (), unhalved)
         hand = tuple(sorted([*(k for g in wrong.groups for k in g), *wrong.loose], key=sort_key))
-        return SeatResult(seat, status, False, self._charged[seat], None, hand, wrong.groups, wrong.loose)
+        return SeatResult(seat, status, False, charge, None, hand, wrong.groups, wrong.loose, unhalved)
 
     def _counted(self, seat: int, halve: bool = False) -> SeatResult:
         """A hand still in, shown as it stands and charged its best arrangement (halved, rounding
         down, after an early show)."""
         kinds = self.hand(seat)
         a = self.arranger.arrange(kinds, self.wild)
-        charge = a.charge // 2 if halve else a.charge
+        charge, unhalved = (halved(a.charge), a.charge) if halve else (a.charge, None)
         groups = tuple(g.cards for g in a.groups)
-        return SeatResult(seat, SeatStatus.IN, False, charge, a.charge, kinds, groups, a.loose)
+        return SeatResult(seat, SeatStatus.IN, False, charge, a.charge, kinds, groups, a.loose, unhalved)
 
     def _settle_show(self, winner: int, showed: Showed, halve: bool) -> None:
         seats = []
@@ -998,7 +1001,7 @@ class ShowDeal(Deal):
             elif self._status[s] is SeatStatus.IN:
                 seats.append(self._counted(s, halve))
             else:
-                seats.append(self._left_result(s))
+                seats.append(self._left_result(s, halve))
         self._finish(
             DealResult(winner, Ending.SHOW, tuple(seats), self.dealer, self._turns, halve, showed.card)
         )

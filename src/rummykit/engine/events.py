@@ -206,12 +206,14 @@ class SeatStatus(StrEnum):
 class SeatResult:
     """One seat's part of a deal's result.
 
-    ``charge`` is what the deal charges the seat (the winner 0; halved where an
-    early show halves; the drop cost; the wrong-show penalty).  ``hand_charge``
-    is the charge of the hand as laid out at the end, before halving (the winner
-    at a turn limit has one too), ``None`` when the hand was not counted.
-    ``hand``/``groups``/``loose`` are the cards made public at the end: ``()``
-    for a hand never shown (a drop, the winner who was last in).
+    ``charge`` is what the deal charges the seat (the winner 0; the hand's count,
+    the drop cost, the wrong-show penalty; halved after an early show, see
+    :mod:`rummykit.engine.early_show`).  ``hand_charge`` is the charge of the hand
+    as laid out at the end, before halving (the winner at a turn limit has one
+    too), ``None`` when the hand was not counted.  ``unhalved`` is what the seat
+    would have been charged had the show not been early (``None`` when nothing was
+    halved).  ``hand``/``groups``/``loose`` are the cards made public at the end:
+    ``()`` for a hand never shown (a drop, the winner who was last in).
     """
 
     seat: int
@@ -222,6 +224,7 @@ class SeatResult:
     hand: tuple[int, ...]
     groups: Groups
     loose: tuple[int, ...]
+    unhalved: int | None = None
 
     @property
     def dropped(self) -> bool:
@@ -241,7 +244,7 @@ class DealResult:
     seats: tuple[SeatResult, ...]
     dealer: int
     turns: int  # completed turns across the table (drops and wrong shows count)
-    halved: bool  # an early show halved the hand charges
+    halved: bool  # an early show halved every other seat's charge
     finish_card: int | None  # the winner's finishing card, for a show (table family: the last throw)
     doubled: bool = False  # table family: Hand Rummy, or Remi's -40 (closing on a joker, handling)
 

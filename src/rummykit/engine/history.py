@@ -89,7 +89,8 @@ replay lays it down in that order, so it lands the same.
 seat: ``seat N STATUS, charge C`` with STATUS ``won``, ``in``, ``dropped`` or
 ``wrong show``; ``(hand N)`` for a seat's counted hand where its charge is
 something else (a winner at a turn limit or a blocked table deal, Remi 51's
-winner, a doubled hand), ``(halved from N)`` for a charge an early show halved;
+winner, a doubled hand), ``(halved from N)`` for a charge an early show halved (a
+count, a drop or a wrong show's penalty);
 and after ``:`` the cards the end made public, as groups and ``loose`` cards.
 Remi 51's winner is charged -20 or -40.  An unfinished deal's history has no
 result: it replays to the same unfinished state.
@@ -423,8 +424,10 @@ def _groups_text(groups: Groups) -> str:
 
 def _seat_line(s: SeatResult, halved: bool) -> str:
     text = f"seat {s.seat} {'won' if s.won else _STATUS_WORDS[s.status]}, charge {s.charge}"
-    if s.hand_charge is not None and s.hand_charge != s.charge:
-        text += f" (halved from {s.hand_charge})" if halved and not s.won else f" (hand {s.hand_charge})"
+    if halved and s.unhalved is not None and s.unhalved != s.charge:
+        text += f" (halved from {s.unhalved})"  # a count, a drop or a penalty an early show halved
+    elif s.hand_charge is not None and s.hand_charge != s.charge:
+        text += f" (hand {s.hand_charge})"
     parts = []
     if s.groups:
         parts.append(_groups_text(s.groups))

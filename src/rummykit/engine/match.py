@@ -6,16 +6,18 @@ deals cards or reads files; a :class:`Match` is a log of entries (deals and rejo
 total, out, compel and winner is a deterministic replay of that log, which is what makes
 :meth:`Match.undo_last`, :meth:`Match.replace_last` and :meth:`Match.from_dict` exact.
 
-A deal is a :class:`DealEntry`: per seat a ``charge`` (a whole number) and a :class:`Status`, and
-the winner seat.  :func:`validate` says in plain words what is wrong with an entry for a match;
+A deal is a :class:`DealEntry`: per seat a ``charge`` (a whole number) and a :class:`Status`, the
+winner seat, and whether the winner made an early show.  :func:`validate` says in plain words
+what is wrong with an entry for a match;
 :meth:`Match.add_deal` refuses an invalid one with :class:`MatchError` and changes nothing.
 
 The format (RULES.md "Match formats"; ``rules.format``) is a small object over :class:`Format`:
 
 * ``settlement`` (Nepali): the winner collects what the others were charged, the others pay
   their charge; Paid rows and the table sum to zero; highest Total after ``rounds`` deals wins.
-* ``points`` (Indian online): each deal stands alone; lowest total after ``rounds`` deals wins;
-  money = points × ``point_value``.
+* ``points`` (Indian online): each deal stands alone; lowest total after ``rounds`` deals wins
+  (``rounds`` none: as many deals as the table likes, the score sheet's default); money = points ×
+  ``point_value``, settled up zero-sum (:meth:`Match.settle_up`: who pays whom).
 * ``pool``: charges add up, a total reaching ``pool_out`` is out, the last seat in wins; out
   seats may rejoin between deals (:meth:`Match.rejoin`); compel is marked.
 * ``deals``: 80 × ``rounds`` chips each, the winner takes each seat's charge, most chips wins,
@@ -33,8 +35,16 @@ Settled here (RULES.md and the seeds leave these open):
   a shared win (:attr:`Match.winners` lists every tied seat, :attr:`Match.winner` is ``None``).
   A deals match is never over while tied: every seat plays one more deal, as often as needed.
 * A status with a fixed cost (drop, middle drop, full count, wrong show) must be charged that
-  cost, or half of it (rounded down) where ``early_show_halves`` is on, since an early show halves
-  what the others are charged.  ``played`` takes any count up to the full count.
+  cost.  ``played`` takes any count up to the full count.
+* An early show (:attr:`DealEntry.early`, where ``early_show_halves`` is on) halves what every
+  other seat is charged, rounding down (:mod:`rummykit.engine.early_show`, the rule the deals
+  apply too): a fixed cost must then be charged half of it, and a count is at most half the full
+  count.  The sheet marks the winner of an early show ``E`` rather than ``W``.  A deal marked
+  early where the rules do not halve is refused.
+* Stored matches of version 1 (before early shows were marked) are read as version 2: a deal in
+  which a fixed cost was charged half (which version 1 accepted only as an early show) is marked
+  early, and in it the other fixed costs charged in full and the counts above half the full
+  count are halved, as the early show halves them.
 * Target format: the winner scores the rivals' charges added up (Rummy 40: their leftovers,
   already doubled for a Hand Rummy, or a blocked deal's differences); a sheet that knows only the
   deal's score may instead enter it as the winner's charge with every rival at 0.  Both at once
@@ -56,7 +66,10 @@ Settled here (RULES.md and the seeds leave these open):
   refusing the edit if one of them no longer holds.
 * Money: :meth:`Match.money` is total × ``point_value`` for the points format (what the seat
   owes) and the settlement format (signed); :meth:`Match.net_money` settles a points match
-  zero-sum (each deal's winner collects the others' money).
+  zero-sum (each deal's winner collects the others' money).  :meth:`Match.settle_up` turns the
+  zero-sum balances (points: net money; settlement: money) into the fewest payments that settle
+  them (:func:`settle`: exact, by splitting the players into as many groups that settle among
+  themselves as there can be; ties go to the lower seats).
 """
 
 from __future__ import annotations
@@ -67,10 +80,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from rummykit.engine.early_show import halved
 from rummykit.engine.rules import Rules, RulesError, get_preset
 
 __all__ = [
     "CHIPS_PER_DEAL",
+    "EARLY_LEGEND",
+    "EARLY_MARK",
     "MATCH_VERSION",
     "MAX_SEATS",
     "MIN_SEATS",
@@ -81,6 +97,7 @@ __all__ = [
     "Format",
     "Match",
     "MatchError",
+    "Payment",
     "PenaltyFormat",
     "PointsFormat",
     "PoolFormat",
@@ -91,16 +108,20 @@ __all__ = [
     "Status",
     "TargetFormat",
     "Verdict",
+    "charge_text",
     "compel_from",
     "default_charge",
     "format_for",
+    "legend",
     "pool_title",
     "rejoin_limit",
+    "rejoins_after_last",
+    "settle",
     "signed",
     "validate",
 ]
 
-MATCH_VERSION: Final = 1  # the ``version`` field of Match.to_dict
+MATCH_VERSION: Final = 2  # the ``version`` field of Match.to_dict (2: deals say whether early)
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 8  # the score sheet's limit, and Kerala's three-pack table
 CHIPS_PER_DEAL: Final = 80  # deals format: every seat starts with 80 × rounds chips
@@ -164,6 +185,23 @@ MARKS: Final[Mapping[Status, str]] = {
     Status.OUT: "",
 }
 LEGEND: Final = "W winner, D drop, M middle drop, F full count, X wrong show"
+EARLY_MARK: Final = "E"  # the winner of an early show, in place of W
+EARLY_LEGEND: Final = "E early show (won before every player had a turn: the others' charges halved)"
+
+
+def charge_text(charge: int, status: Status, early: bool = False) -> str:
+    """A seat's charge as the sheet writes it: ``25``, ``0W``, ``0E`` (an early show's winner),
+    ``20D``, ``out``."""
+    if status is Status.OUT:
+        return "out"
+    return f"{charge}{EARLY_MARK if early and status is Status.WINNER else MARKS[status]}"
+
+
+def legend(rules: Rules) -> str:
+    """The marks of the sheet's Charge rows under ``rules`` (``E`` where early shows halve)."""
+    if not rules.early_show_halves:
+        return LEGEND
+    return LEGEND.replace("W winner, ", f"W winner, {EARLY_LEGEND}, ", 1)
 
 
 class Standing(StrEnum):
@@ -241,7 +279,9 @@ def _is_int(value: object) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class DealEntry:
-    """One finished deal as plain numbers: per seat a charge and a status, and the winner seat.
+    """One finished deal as plain numbers: per seat a charge and a status, the winner seat, and
+    whether the winner showed early (``early``: every other charge is then halved, already, in
+    ``charges``).
 
     The winner's status is ``winner`` as well; the redundancy is the sheet's (a winner button and a
     status per seat), and :func:`validate` says when the two disagree.
@@ -250,6 +290,7 @@ class DealEntry:
     charges: tuple[int, ...]
     statuses: tuple[Status, ...]
     winner: int
+    early: bool = False
 
     def __post_init__(self) -> None:
         # Stored matches come back from JSON as lists and strings; only the shape is checked here,
@@ -259,6 +300,8 @@ class DealEntry:
             raise MatchError(f"charges must be whole numbers, not {list(charges)!r}")
         if not _is_int(self.winner):
             raise MatchError(f"the winner must be a seat number, not {self.winner!r}")
+        if not isinstance(self.early, bool):
+            raise MatchError(f"early is true or false, not {self.early!r}")
         object.__setattr__(self, "charges", charges)
         object.__setattr__(self, "statuses", tuple(Status.parse(status) for status in self.statuses))
 
@@ -268,6 +311,7 @@ class DealEntry:
         charges: Sequence[int],
         winner: int,
         statuses: Mapping[int, Status | str] | None = None,
+        early: bool = False,
     ) -> DealEntry:
         """An entry from each seat's charge and the winner; every other seat ``played`` unless
         ``statuses`` (seat → status) says otherwise."""
@@ -276,7 +320,7 @@ class DealEntry:
             if not 0 <= seat < len(marks):
                 raise MatchError(f"status given for seat index {seat}, but there are {len(marks)} seats")
             marks[seat] = Status.parse(status)
-        return cls(tuple(charges), tuple(marks), winner)
+        return cls(tuple(charges), tuple(marks), winner, early)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -284,13 +328,16 @@ class DealEntry:
             "charges": list(self.charges),
             "statuses": [status.value for status in self.statuses],
             "winner": self.winner,
+            "early": self.early,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealEntry:
         """The entry :meth:`to_dict` wrote."""
         try:
-            return cls(tuple(data["charges"]), tuple(data["statuses"]), data["winner"])
+            return cls(
+                tuple(data["charges"]), tuple(data["statuses"]), data["winner"], data.get("early", False)
+            )
         except (KeyError, TypeError) as exc:
             raise MatchError(f"a stored deal needs charges, statuses and winner ({exc})") from None
 
@@ -326,6 +373,77 @@ class RejoinRecord:
     total: int
     after_deals: int
     number: int  # 1 for a seat's first rejoin
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One payment of a settle-up: ``payer`` pays ``payee`` ``amount`` (money, more than 0)."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+def settle(balances: Sequence[int]) -> tuple[Payment, ...]:
+    """The fewest payments that settle ``balances`` (each seat's money, summing to zero: what the
+    seat is owed when positive, what it owes when negative), by payer then payee.
+
+    A set of players whose balances sum to zero settles among themselves in one payment fewer
+    than its size, so the fewest payments are the players owed or owing less the most groups
+    they split into; with at most eight players every split is tried.
+
+    >>> settle([40, -30, -10])
+    (Payment(payer=1, payee=0, amount=30), Payment(payer=2, payee=0, amount=10))
+    >>> settle([5, -5, 7, -7])  # two pairs: two payments, not three
+    (Payment(payer=1, payee=0, amount=5), Payment(payer=3, payee=2, amount=7))
+    """
+    if sum(balances) != 0:
+        raise MatchError(f"balances that do not sum to zero cannot be settled: {list(balances)}")
+    seats = [seat for seat, balance in enumerate(balances) if balance]
+    n = len(seats)
+    full = (1 << n) - 1
+    total = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        total[mask] = total[mask ^ low] + balances[seats[low.bit_length() - 1]]
+    # groups[mask]: the most zero-sum groups the players of mask can be split into
+    groups = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        best = max(groups[mask ^ (1 << i)] for i in range(n) if mask >> i & 1)
+        groups[mask] = best + (total[mask] == 0)
+    # Walk back through an ordering that reaches the most groups; cut it where its sums are zero.
+    order: list[int] = []
+    mask = full
+    while mask:
+        zero = total[mask] == 0
+        i = next(i for i in range(n) if mask >> i & 1 and groups[mask ^ (1 << i)] + zero == groups[mask])
+        order.append(i)
+        mask ^= 1 << i
+    payments: list[Payment] = []
+    group: list[int] = []
+    running = 0
+    for i in reversed(order):
+        group.append(seats[i])
+        running += balances[seats[i]]
+        if running == 0:
+            payments += _settle_group(group, balances)
+            group = []
+    return tuple(sorted(payments, key=lambda p: (p.payer, p.payee)))
+
+
+def _settle_group(group: Sequence[int], balances: Sequence[int]) -> list[Payment]:
+    """A zero-sum group settled in one payment fewer than its size: the largest debt to the
+    largest claim, until nothing is left."""
+    owed = {seat: balances[seat] for seat in group}
+    out: list[Payment] = []
+    while any(owed.values()):
+        payer = min(owed, key=lambda seat: (owed[seat], seat))
+        payee = max(owed, key=lambda seat: (owed[seat], -seat))
+        amount = min(-owed[payer], owed[payee])
+        out.append(Payment(payer, payee, amount))
+        owed[payer] += amount
+        owed[payee] -= amount
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,6 +560,12 @@ class Format(ABC):
         """One cell of the deal's row as the sheet prints it."""
         return self.show_total(value)
 
+    @property
+    def rounds(self) -> int:
+        """The deals of a match of fixed length (Rules allows none only in the points format)."""
+        assert self.rules.rounds is not None
+        return self.rules.rounds
+
     def deals_text(self, count: int) -> str:
         """``1 deal``, ``3 deals``."""
         return f"{count} deal" if count == 1 else f"{count} deals"
@@ -451,7 +575,8 @@ class _RoundsFormat(Format):
     """Formats that end after ``rounds`` deals, best total winning and a tie shared."""
 
     def is_over(self, state: _State) -> bool:
-        return len(state.rows) >= self.rules.rounds
+        # rounds none: the table plays as many deals as it likes (points only; see Rules)
+        return self.rules.rounds is not None and len(state.rows) >= self.rules.rounds
 
 
 class SettlementFormat(_RoundsFormat):
@@ -463,7 +588,7 @@ class SettlementFormat(_RoundsFormat):
 
     def describe(self) -> str:
         return (
-            f"Settlement over {self.deals_text(self.rules.rounds)}: the winner collects what the others "
+            f"Settlement over {self.deals_text(self.rounds)}: the winner collects what the others "
             "are charged, the table sums to zero; highest Total wins"
         )
 
@@ -485,8 +610,13 @@ class PointsFormat(_RoundsFormat):
     row_differs = False
 
     def describe(self) -> str:
+        if self.rules.rounds is None:
+            return (
+                f"Points at {self.rules.point_value} a point, as many deals as the table likes: "
+                "lowest total wins"
+            )
         return (
-            f"Points over {self.deals_text(self.rules.rounds)} at {self.rules.point_value} a point: "
+            f"Points over {self.deals_text(self.rounds)} at {self.rules.point_value} a point: "
             "lowest total wins"
         )
 
@@ -503,7 +633,7 @@ class PenaltyFormat(_RoundsFormat):
 
     def describe(self) -> str:
         return (
-            f"Penalty over {self.deals_text(self.rules.rounds)}: the winner scores -20 or -40, "
+            f"Penalty over {self.deals_text(self.rounds)}: the winner scores -20 or -40, "
             "the others their count; lowest total wins"
         )
 
@@ -525,12 +655,12 @@ class DealsFormat(Format):
 
     def describe(self) -> str:
         return (
-            f"Deals over {self.deals_text(self.rules.rounds)}: {self.start_total()} chips each, the winner "
+            f"Deals over {self.deals_text(self.rounds)}: {self.start_total()} chips each, the winner "
             "takes each seat's charge; most chips wins, a tie plays another deal"
         )
 
     def start_total(self) -> int:
-        return CHIPS_PER_DEAL * self.rules.rounds
+        return CHIPS_PER_DEAL * self.rounds
 
     def show_row(self, value: int) -> str:
         return signed(value)  # chips moved: won or lost
@@ -544,7 +674,7 @@ class DealsFormat(Format):
         return tuple(sum(paid) if seat == entry.winner else -paid[seat] for seat in range(len(paid)))
 
     def is_over(self, state: _State) -> bool:
-        if len(state.rows) < self.rules.rounds:
+        if len(state.rows) < self.rounds:
             return False
         best = max(state.totals)
         return state.totals.count(best) == 1
@@ -732,18 +862,38 @@ def _seat_problems(
     if status is Status.WRONG_SHOW and rules.wrong_show is None:
         return [f"{name} is marked wrong show, but these rules refuse a wrong show"]
     cost = default_charge(status, rules)
-    if status in _FIXED_COST_WORDS and cost is not None:
-        allowed = {cost, cost // 2} if rules.early_show_halves else {cost}
-        if charge not in allowed:
-            also = f" (or {cost // 2} after an early show)" if rules.early_show_halves else ""
-            return [f"{name} {_FIXED_COST_WORDS[status]} and is charged {cost}{also}, not {charge}"]
-    if status is Status.PLAYED and rules.full_count is not None and charge > rules.full_count:
-        return [f"{name}'s count {charge} is above the full count {rules.full_count}"]
+    words = _FIXED_COST_WORDS.get(status)
+    if words is not None and cost is not None:
+        if entry.early and charge != halved(cost):
+            return [
+                f"{name} {words} and is charged {halved(cost)} after the early show "
+                f"(half of {cost}), not {charge}"
+            ]
+        if not entry.early and charge != cost:
+            hint = ""
+            if rules.early_show_halves and charge == halved(cost):
+                hint = " (half of it is charged after an early show, and this deal is not marked one)"
+            return [f"{name} {words} and is charged {cost}, not {charge}{hint}"]
+    full = rules.full_count
+    if status is Status.PLAYED and full is not None:
+        if entry.early and charge > halved(full):
+            return [
+                f"{name}'s count {charge} is above {halved(full)}, half the full count {full}, "
+                "after the early show"
+            ]
+        if charge > full:
+            return [f"{name}'s count {charge} is above the full count {full}"]
     return []
 
 
 def _problems(
-    entry: DealEntry, rules: Rules, fmt: Format, state: _State, names: Sequence[str]
+    entry: DealEntry,
+    rules: Rules,
+    fmt: Format,
+    state: _State,
+    names: Sequence[str],
+    *,
+    winner_known: bool = True,
 ) -> tuple[str, ...]:
     if fmt.is_over(state):
         return ("the match is over: no more deals",)
@@ -752,9 +902,13 @@ def _problems(
         return (
             f"expected {players} seats, got {len(entry.charges)} charges and {len(entry.statuses)} statuses",
         )
-    if not 0 <= entry.winner < players:
-        return (f"the winner must be a seat from 0 to {players - 1}, not {entry.winner}",)
     problems: list[str] = []
+    if not 0 <= entry.winner < players:
+        if winner_known:
+            return (f"the winner must be a seat from 0 to {players - 1}, not {entry.winner}",)
+        entry = DealEntry(entry.charges, entry.statuses, -1, entry.early)  # check the seats alone
+    if entry.early and not rules.early_show_halves:
+        problems.append("the deal is marked an early show, but these rules do not halve after one")
     marked = [seat for seat, status in enumerate(entry.statuses) if status is Status.WINNER]
     if len(marked) > 1:
         listed = " and ".join(names[seat] for seat in marked)
@@ -902,19 +1056,31 @@ class Match:
 
     # -- entering deals -------------------------------------------------------------------------
 
-    def check(self, entry: DealEntry) -> tuple[str, ...]:
-        """Every reason ``entry`` cannot be the next deal, in words; empty when it can."""
-        return _problems(entry, self.rules, self.format, self._state, self.names)
+    def check(self, entry: DealEntry, *, winner_known: bool = True) -> tuple[str, ...]:
+        """Every reason ``entry`` cannot be the next deal, in words; empty when it can.  With
+        ``winner_known`` false the entry's winner is not a seat (none was marked): every seat is
+        still checked, so that a sheet can name every problem at once."""
+        return _problems(entry, self.rules, self.format, self._state, self.names, winner_known=winner_known)
+
+    def check_last(self, entry: DealEntry, *, winner_known: bool = True) -> tuple[str, ...]:
+        """Every reason ``entry`` cannot replace the latest deal (:meth:`replace_last`), in words."""
+        last = max((i for i, event in enumerate(self._events) if isinstance(event, DealEntry)), default=None)
+        if last is None:
+            return ("nothing to edit: no deals yet",)
+        before = self._replay(self._events[:last])
+        return _problems(entry, self.rules, self.format, before, self.names, winner_known=winner_known)
 
     def entry(
         self,
         charges: Sequence[int | None],
         winner: int,
         statuses: Mapping[int, Status | str] | None = None,
+        early: bool = False,
     ) -> DealEntry:
         """The score sheet's entry: like :meth:`DealEntry.from_charges`, but seats out of the pool
         are marked out, and a ``None`` charge is pre-filled from the seat's status
-        (:func:`default_charge`).  The entry is not validated here."""
+        (:func:`default_charge`, halved for the others of an ``early`` show).  The entry is not
+        validated here."""
         marks = {seat: Status.OUT for seat in range(self.players) if not self._state.in_play[seat]}
         marks.update({seat: Status.parse(status) for seat, status in (statuses or {}).items()})
         draft = DealEntry.from_charges([0] * len(charges), winner, marks)
@@ -925,8 +1091,10 @@ class Match:
                 if charge is None:
                     label = draft.statuses[seat].value.replace("_", " ")
                     raise MatchError(f"{self._name(seat)}: enter a number ({label} has no default)")
+                if early and seat != winner:
+                    charge = halved(charge)
             filled.append(charge)
-        return DealEntry(tuple(filled), draft.statuses, winner)
+        return DealEntry(tuple(filled), draft.statuses, winner, early)
 
     def add_deal(self, entry: DealEntry) -> DealRow:
         """Add the next deal; raises :class:`MatchError` with every problem and changes nothing."""
@@ -1069,6 +1237,20 @@ class Match:
                 net -= row.charges[seat]
         return net * self.rules.point_value
 
+    def balances(self) -> tuple[int, ...] | None:
+        """Each seat's money relative to the others, zero-sum: a points match's net money, a
+        settlement match's money; ``None`` in the formats that keep no money."""
+        if isinstance(self.format, PointsFormat):
+            return tuple(self.net_money(seat) for seat in range(self.players))
+        if isinstance(self.format, SettlementFormat):
+            return tuple(self.money(seat) for seat in range(self.players))
+        return None
+
+    def settle_up(self) -> tuple[Payment, ...]:
+        """Who pays whom, in the fewest payments (:func:`settle`); empty where no money is kept."""
+        balances = self.balances()
+        return () if balances is None else settle(balances)
+
     # -- storage --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -1092,8 +1274,10 @@ class Match:
         if not isinstance(data, Mapping):
             raise MatchError("a stored match is a mapping")
         version = data.get("version")
-        if version != MATCH_VERSION:
-            raise MatchError(f"unsupported match version {version!r} (this sheet reads {MATCH_VERSION})")
+        if version not in (1, MATCH_VERSION):
+            raise MatchError(
+                f"unsupported match version {version!r} (this sheet reads 1 and {MATCH_VERSION})"
+            )
         try:
             stored_rules = data["rules"]
             # Settings missing from older data keep the preset's value.
@@ -1103,7 +1287,8 @@ class Match:
                 if not isinstance(event, Mapping):
                     raise MatchError(f"unknown stored event {event!r}")
                 if "deal" in event:
-                    events.append(DealEntry.from_dict(event["deal"]))
+                    entry = DealEntry.from_dict(event["deal"])
+                    events.append(_from_version_1(entry, rules) if version == 1 else entry)
                 elif "rejoin" in event:
                     events.append(_Rejoin(event["rejoin"]))
                 else:
@@ -1135,7 +1320,7 @@ class Match:
             return f"Shared win: {listed} at {show(self._state.totals[winners[0]])}"
         deal = len(self._state.rows)
         extra = ""
-        if isinstance(self.format, DealsFormat) and deal >= self.rules.rounds:
+        if isinstance(self.format, DealsFormat) and deal >= self.format.rounds:
             extra = " (a tie for most chips: one more deal)"
         return f"Next: deal {deal + 1}, dealer {self._name(self.dealer_for_deal(deal))}{extra}"
 
@@ -1149,7 +1334,10 @@ class Match:
         for row in self._state.rows:
             lines.append(f"Deal {row.index + 1} (dealer {self._name(row.dealer)})")
             statuses = row.entry.statuses
-            lines.append(("Charge", [_charge_cell(c, s) for c, s in zip(row.charges, statuses, strict=True)]))
+            early = row.entry.early
+            lines.append(
+                ("Charge", [charge_text(c, s, early) for c, s in zip(row.charges, statuses, strict=True)])
+            )
             if self.format.row_differs:
                 lines.append((row.label, [self.format.show_row(value) for value in row.row]))
             lines.append(("Total", [show(total) for total in row.totals]))
@@ -1162,14 +1350,15 @@ class Match:
                     f"Rejoin: {self._name(record.seat)} comes back at {record.total} "
                     f"(rejoin {record.number}{of})"
                 )
-        if is_pool and self._state.rejoins:
-            # Rejoins change totals after the last deal's row, so the sheet restates them.
+        if is_pool and rejoins_after_last(self):
+            # Rejoins after the last deal change its totals, so the sheet restates them (once:
+            # a deal played after a rejoin prints the totals itself).
             lines.append(("Now", [show(total) for total in self._state.totals]))
             lines.append(("Standing", [self.standing(seat).value for seat in range(self.players)]))
         if isinstance(self.format, PointsFormat):
             lines.append(("Money", [str(self.money(seat)) for seat in range(self.players)]))
         if self._state.rows:
-            lines.append(f"({LEGEND})")
+            lines.append(f"({legend(self.rules)})")
         lines.append(self.status_line())
         offers = self.rejoin_offers()
         if offers:
@@ -1193,5 +1382,28 @@ class Match:
         )
 
 
-def _charge_cell(charge: int, status: Status) -> str:
-    return "out" if status is Status.OUT else f"{charge}{MARKS[status]}"
+def rejoins_after_last(match: Match) -> tuple[RejoinRecord, ...]:
+    """The rejoins made since the latest deal (those whose totals no deal row shows yet)."""
+    return tuple(r for r in match.rejoins if r.after_deals == len(match.rows))
+
+
+def _from_version_1(entry: DealEntry, rules: Rules) -> DealEntry:
+    """A deal stored before early shows were marked, as version 2 reads it (the module's notes)."""
+    if not rules.early_show_halves:
+        return entry
+    costs = [
+        default_charge(status, rules) if status in _FIXED_COST_WORDS else None for status in entry.statuses
+    ]
+    if not any(
+        cost is not None and cost != halved(cost) == c for c, cost in zip(entry.charges, costs, strict=True)
+    ):
+        return entry
+    charges = []
+    full = rules.full_count
+    for seat, (charge, status, cost) in enumerate(zip(entry.charges, entry.statuses, costs, strict=True)):
+        if seat != entry.winner and cost is not None and charge == cost:
+            charge = halved(cost)
+        elif status is Status.PLAYED and full is not None and charge > halved(full):
+            charge = halved(charge)
+        charges.append(charge)
+    return DealEntry(tuple(charges), entry.statuses, entry.winner, True)

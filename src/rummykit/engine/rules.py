@@ -170,7 +170,7 @@ _SPECS: Final[Mapping[str, _Spec]] = MappingProxyType(
         "stock_rebuilds": _number(0, 1_000, optional=True),
         "turn_limit": _number(1, 1_000_000, optional=True),
         "format": _choice(*FORMATS),
-        "rounds": _number(1, 1_000),
+        "rounds": _number(1, 1_000, optional=True),
         "point_value": _number(1, 1_000_000),
         "pool_out": _number(1, 100_000, optional=True),
         "max_rejoins": _number(0, 1_000, optional=True),
@@ -224,7 +224,7 @@ class Rules:
     stock_rebuilds: int | None  # None: unlimited
     turn_limit: int | None
     format: str
-    rounds: int
+    rounds: int | None  # None: as many deals as the table likes (points format only)
     point_value: int  # money = points × point value (points format)
     pool_out: int | None
     max_rejoins: int | None  # None: unlimited
@@ -268,6 +268,10 @@ class Rules:
             )
         if self.format == "pool" and self.pool_out is None:
             raise RulesError("format=pool needs pool_out, the total that puts a seat out")
+        if self.rounds is None and self.format != "points":
+            raise RulesError(
+                f"rounds=none (as many deals as the table likes) is for format=points, not {self.format}"
+            )
         if self.is_table and self.opening is None:
             raise RulesError("family=table needs opening, the points a player's first melds must reach")
         if self.credit == "lives_flat" and self.full_count is None:

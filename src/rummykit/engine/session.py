@@ -21,12 +21,12 @@ Settled here:
 * Deal result to sheet entry, per seat: the winner is ``winner`` with charge 0, also when a turn
   limit (or the engine's cap, or a blocked stock) made the lowest hand the winner with a count of
   its own (RULES.md: nobody pays more than their own charge, and the winner pays nothing); a drop
-  is ``dropped`` or ``middle_drop`` as the :class:`~rummykit.engine.events.Dropped` event says
-  (the cost it paid is never halved); a wrong show is ``wrong_show`` at its penalty; a hand
-  still in is ``full_count`` when its count before any halving is the full count (its charge is
-  then the full count, or half of it after an early show, both of which the sheet accepts),
-  else ``played`` (any count: Kerala's complete hand 2, a halved count); a seat out of the pool
-  is ``out`` at 0.
+  is ``dropped`` or ``middle_drop`` as the :class:`~rummykit.engine.events.Dropped` event says;
+  a wrong show is ``wrong_show`` at its penalty; a hand still in is ``full_count`` when its
+  count before any halving is the full count, else ``played`` (any count: Kerala's complete
+  hand 2); a seat out of the pool is ``out`` at 0.  Each charge is the deal's, so after an early
+  show (:mod:`rummykit.engine.early_show`) every one is halved, and the entry is marked
+  ``early``, which the sheet checks the same way.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def entry_for(deal: Deal, seats: Sequence[int], players: int, rules: Rules | Non
         seat = seats[r.seat]
         charges[seat] = r.charge
         statuses[seat] = _status(r.seat, result, first_drop, rules)
-    return DealEntry(tuple(charges), tuple(statuses), seats[result.winner])
+    return DealEntry(tuple(charges), tuple(statuses), seats[result.winner], result.halved)
 
 
 def _status(seat: int, result: DealResult, first_drop: dict[int, bool], rules: Rules) -> Status:

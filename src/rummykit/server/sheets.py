@@ -25,8 +25,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from rummykit.engine.match import Match, PoolFormat, Status, compel_from, default_charge, rejoin_limit
-from rummykit.engine.rules import PRESET_NAMES, PRESETS, RulesError, normalize_preset_name
+from rummykit.engine.match import (
+    EARLY_MARK,
+    Match,
+    PoolFormat,
+    Status,
+    compel_from,
+    default_charge,
+    rejoin_limit,
+)
+from rummykit.engine.rules import PRESET_NAMES, RulesError, normalize_preset_name
 from rummykit.sheet import sheet_html, sheet_pdf, sheet_view
 from rummykit.sheet.entry import (
     EDITABLE_SETTINGS,
@@ -76,14 +84,25 @@ _PAPERS: Final = ("a4", "letter")
 
 
 class Refused(Exception):
-    """A request the sheet API answers with a 4xx: the reason, what was expected and what came."""
+    """A request the sheet API answers with a 4xx: the reason, what was expected and what came,
+    and for a refused entry every problem it has (``problems``, one sentence each)."""
 
-    def __init__(self, status: int, reason: str, expected: str | None = None, got: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        reason: str,
+        expected: str | None = None,
+        got: str | None = None,
+        problems: Sequence[str] = (),
+    ) -> None:
         super().__init__(reason)
         self.status, self.reason, self.expected, self.got = status, reason, expected, got
+        self.problems = tuple(problems)
 
     def response(self) -> JSONResponse:
-        body = {"error": self.reason, "expected": self.expected, "got": self.got}
+        body: dict[str, Any] = {"error": self.reason, "expected": self.expected, "got": self.got}
+        if self.problems:  # a refused entry: every problem, one sentence each
+            body["problems"] = list(self.problems)
         return JSONResponse(body, status_code=self.status)
 
 
@@ -104,6 +123,8 @@ def _buttons(match: Match) -> dict[str, int | None]:
         charge = default_charge(status, rules)
         if status in (Status.DROPPED, Status.MIDDLE_DROP) and (deals or not rules.dropping_allowed):
             charge = None
+        if letter == EARLY_MARK and not rules.early_show_halves:
+            charge = None  # no early show halves at this table
         out[letter] = charge
     return out
 
@@ -178,6 +199,7 @@ def sheet_json(row: SheetRow, match: Match, title: str, *, can_edit: bool) -> di
         "buttons": _buttons(match),
         "how_to_enter": HOW_TO_ENTER,
         "view": dataclasses.asdict(sheet_view(match, title=title)),
+        "settle_up": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in match.settle_up()],
         "links": {
             "page": f"/sheets/{row.id}",
             "share": f"/s/{share}",
@@ -218,7 +240,7 @@ def _formats_json() -> dict[str, Any]:
     formats = []
     order = [*SHEET_FORMATS, *(name for name in PRESET_NAMES if name not in SHEET_FORMATS)]
     for name in order:
-        rules = PRESETS[name]
+        rules = sheet_rules(name)  # as a new sheet has it (open-ended points, Nepali wrong shows)
         match = Match.new(rules, 2, ["a", "b"])
         formats.append(
             {
@@ -393,7 +415,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
                 try:
                     said = action(match, data)
                 except EntryError as e:
-                    raise Refused(400, str(e), expected) from None
+                    raise Refused(400, str(e), expected, problems=e.problems) from None
                 await asyncio.to_thread(store.save_sheet, sheet_id, sheet_document(match, title))
                 fresh = await asyncio.to_thread(store.sheet, sheet_id)
                 answer = sheet_json(fresh or row, match, title, can_edit=True)

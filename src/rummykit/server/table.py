@@ -48,13 +48,13 @@ from rummykit.engine.events import (
 from rummykit.engine.groups import card_value
 from rummykit.engine.match import (
     LEGEND,
-    MARKS,
     DealRow,
     Match,
     PointsFormat,
     SettlementFormat,
     Standing,
-    Status,
+    charge_text,
+    legend,
 )
 from rummykit.engine.opening import Leftover, Opening, best_leftover, best_opening, finish_plan, opening_meter
 from rummykit.engine.rules import Rules
@@ -907,6 +907,7 @@ class Table:
                     "won": r.won,
                     "charge": r.charge,
                     "hand_charge": r.hand_charge,
+                    "unhalved": r.unhalved,
                     "hand": cards_text(r.hand),
                     "groups": [] if table else [cards_text(g) for g in r.groups],
                     "loose": cards_text(r.loose),
@@ -922,9 +923,7 @@ class Table:
     def _row_json(self, row: DealRow) -> dict[str, Any]:
         fmt = self.session.match.format
         statuses = row.entry.statuses
-        cells = [
-            "out" if s is Status.OUT else f"{c}{MARKS[s]}" for c, s in zip(row.charges, statuses, strict=True)
-        ]
+        cells = [charge_text(c, s, row.entry.early) for c, s in zip(row.charges, statuses, strict=True)]
         note = None
         if self.is_table and row.index < len(self.deals):
             result = self.deals[row.index].result
@@ -986,7 +985,7 @@ class Table:
             ],
             "money": money,
             "status_line": match.status_line(),
-            "legend": SHEET_LEGENDS.get(self.rules.format, LEGEND) if self.is_table else LEGEND,
+            "legend": SHEET_LEGENDS.get(self.rules.format, LEGEND) if self.is_table else legend(self.rules),
             "winners": list(match.winners),
         }
 

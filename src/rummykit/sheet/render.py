@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Final, Literal
 
 from rummykit.engine.match import (
-    MARKS as match_marks,
-)
-from rummykit.engine.match import (
+    EARLY_LEGEND,
+    EARLY_MARK,
     Match,
     PointsFormat,
     PoolFormat,
@@ -41,6 +40,9 @@ from rummykit.engine.match import (
     pool_title,
     signed,
 )
+from rummykit.engine.match import (
+    MARKS as match_marks,
+)
 
 __all__ = [
     "Cell",
@@ -49,6 +51,8 @@ __all__ = [
     "SheetView",
     "default_title",
     "rejoin_sentence",
+    "settle_up_line",
+    "settle_up_sentences",
     "sheet_html",
     "sheet_pdf",
     "sheet_text",
@@ -67,6 +71,9 @@ MARKS: Final[Mapping[Status, tuple[str, str]]] = {
         (Status.WRONG_SHOW, "wrong show"),
     )
 }
+EARLY_WORD: Final = "early show"
+# The money a settle-up is counted in, by format: Indian points in rupees, Nepali in rupees (Rs).
+CURRENCY: Final[Mapping[str, str]] = {"points": "₹", "settlement": "Rs "}
 NOT_PLAYING: Final = "–"  # an out seat's charge cell: it sat the deal out
 COMPEL_TAG: Final = "C"
 OUT_TAG: Final = "out"
@@ -135,6 +142,7 @@ class SheetView:
     result: str  # "Winner: Asha (95)", or the next deal and its dealer
     offers: str  # "May rejoin: ..." or ""
     legend: str
+    settle_up: tuple[str, ...] = ()  # who pays whom: "Bikash pays Asha ₹40" (points, settlement)
 
 
 def default_title(match: Match) -> str:
@@ -157,7 +165,7 @@ def _settings_line(match: Match) -> str:
     parts.append("no full count" if rules.full_count is None else f"full count {rules.full_count}")
     parts.append("wrong show refused" if rules.wrong_show is None else f"wrong show {rules.wrong_show}")
     if rules.early_show_halves:
-        parts.append("an early show halves these")
+        parts.append(f"an early show ({EARLY_MARK}) halves every other player's charge")
     if isinstance(match.format, PointsFormat | SettlementFormat) and (
         rules.point_value != 1 or isinstance(match.format, PointsFormat)
     ):
@@ -168,6 +176,8 @@ def _settings_line(match: Match) -> str:
 
 def _legend(match: Match) -> str:
     marks = ", ".join(f"{letter} {word}" for letter, word in MARKS.values())
+    if match.rules.early_show_halves:
+        marks = marks.replace("W winner, ", f"W winner, {EARLY_LEGEND}, ", 1)
     if not isinstance(match.format, PoolFormat):
         return marks
     parts = [marks, f"{NOT_PLAYING} not playing (out of the pool)"]
@@ -178,10 +188,12 @@ def _legend(match: Match) -> str:
     return "; ".join(parts)
 
 
-def _charge_cell(charge: int, status: Status) -> Cell:
+def _charge_cell(charge: int, status: Status, early: bool = False) -> Cell:
     if status is Status.OUT:
         return Cell(NOT_PLAYING, out=True)
     mark = MARKS[status][0] if status in MARKS else ""
+    if early and status is Status.WINNER:
+        mark = EARLY_MARK
     return Cell(str(charge), mark=mark, won=status is Status.WINNER)
 
 
@@ -202,6 +214,24 @@ def rejoin_sentence(match: Match, record: RejoinRecord) -> str:
 
 def _result_line(match: Match) -> str:
     return match.status_line()
+
+
+def settle_up_sentences(match: Match) -> tuple[str, ...]:
+    """Who pays whom to settle the sheet, in the fewest payments (:meth:`Match.settle_up`):
+    ``Bikash pays Asha ₹40``; nothing in the formats that keep no money, or when all are even."""
+    money = CURRENCY.get(match.format.key, "")
+    return tuple(
+        f"{match.names[p.payer]} pays {match.names[p.payee]} {money}{p.amount}" for p in match.settle_up()
+    )
+
+
+def settle_up_line(match: Match) -> str:
+    """The settle-up in one line (``Settle up at ₹1 a point: ...``), or ``""``."""
+    sentences = settle_up_sentences(match)
+    if not sentences:
+        return ""
+    money = CURRENCY.get(match.format.key, "")
+    return f"Settle up at {money}{match.rules.point_value} a point: {'; '.join(sentences)}."
 
 
 def _offers_line(match: Match) -> str:
@@ -281,7 +311,10 @@ def sheet_view(match: Match, *, title: str | None = None) -> SheetView:
         lines: list[Line] = []
         # Where the format's row is the charges themselves (points, pool), print them once.
         charge_label = "Charge" if fmt.row_differs else row.label
-        charges = tuple(_charge_cell(c, s) for c, s in zip(row.charges, row.entry.statuses, strict=True))
+        early = row.entry.early
+        charges = tuple(
+            _charge_cell(c, s, early) for c, s in zip(row.charges, row.entry.statuses, strict=True)
+        )
         lines.append(Line(charge_label, "charge", charges))
         if fmt.row_differs:
             lines.append(Line(row.label, "row", tuple(Cell(fmt.show_row(value)) for value in row.row)))
@@ -309,12 +342,14 @@ def sheet_view(match: Match, *, title: str | None = None) -> SheetView:
         result=_result_line(match),
         offers=_offers_line(match),
         legend=_legend(match),
+        settle_up=settle_up_sentences(match),
     )
 
 
 def sheet_text(match: Match) -> str:
-    """The sheet as plain text for a terminal: :meth:`Match.table_text`."""
-    return match.table_text()
+    """The sheet as plain text for a terminal: :meth:`Match.table_text`, and who pays whom."""
+    settle = settle_up_line(match)
+    return match.table_text() + (f"\n{settle}" if settle else "")
 
 
 # -- HTML -----------------------------------------------------------------------------------------
@@ -355,6 +390,8 @@ body { margin: 1.5rem; color: var(--rk-ink); font-family: var(--rk-font); line-h
 .rk-rejoin td { text-align: left; font-style: italic; }
 .rk-summary th, .rk-summary td { background: var(--rk-head-bg); }
 .rk-result { font-weight: 700; font-size: 1.1rem; }
+.rk-settle h2 { font-size: 1rem; margin: .75rem 0 .25rem; }
+.rk-settle ul { margin: 0; padding-left: 1.25rem; }
 .rk-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 @page { margin: 12mm; }
 @media print {
@@ -410,7 +447,7 @@ def sheet_html(match: Match, *, title: str | None = None) -> str:
     group; ``@media print`` makes it a black-and-white ruled sheet for A4 or Letter.
     """
     view = sheet_view(match, title=title)
-    words = {letter: word for letter, word in MARKS.values()}
+    words = {letter: word for letter, word in MARKS.values()} | {EARLY_MARK: EARLY_WORD}
     width = len(view.names)
     head = "".join(f'<th scope="col">{_esc(name)}</th>' for name in view.names)
     parts = [
@@ -465,6 +502,10 @@ def sheet_html(match: Match, *, title: str | None = None) -> str:
     ]
     if view.offers:
         parts.append(f'<p class="rk-offers">{_esc(view.offers)}</p>')
+    if view.settle_up:
+        parts.append(f'<section class="rk-settle"><h2>{_esc(_settle_title(match))}</h2><ul>')
+        parts += [f"<li>{_esc(sentence)}</li>" for sentence in view.settle_up]
+        parts.append("</ul></section>")
     parts += [
         f'<p class="rk-legend">{_esc(view.legend)}</p>',
         "</main>",
@@ -473,6 +514,11 @@ def sheet_html(match: Match, *, title: str | None = None) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _settle_title(match: Match) -> str:
+    money = CURRENCY.get(match.format.key, "")
+    return f"Settle up at {money}{match.rules.point_value} a point"
 
 
 # -- PDF ------------------------------------------------------------------------------------------
@@ -550,6 +596,7 @@ def sheet_pdf(match: Match, *, title: str | None = None, paper: Literal["a4", "l
 
     view = sheet_view(match, title=title)
     texts = [view.title, *view.names, *(sentence for block in view.deals for sentence in block.rejoins)]
+    texts += [*view.settle_up, _settle_title(match)]
     regular, bold = _pdf_fonts(texts)
 
     def style(
@@ -642,6 +689,9 @@ def sheet_pdf(match: Match, *, title: str | None = None, paper: Literal["a4", "l
     ]
     if view.offers:
         story.append(Paragraph(esc(view.offers), small))
+    if view.settle_up:
+        story.append(Paragraph(esc(_settle_title(match)), result))
+        story += [Paragraph(esc(sentence), small) for sentence in view.settle_up]
     story.append(Spacer(1, 4))
     story.append(Paragraph(esc(view.legend), small))
 

@@ -27,7 +27,17 @@ from rummykit.engine.arrange import Arrangement, Group
 from rummykit.engine.cards import JOKER, RANK_PLURALS, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from rummykit.engine.events import ActionKind, DealResult, Ending, Phase, SeatStatus
 from rummykit.engine.groups import check_group, is_wild
-from rummykit.engine.match import LEGEND, MARKS, Match, PointsFormat, PoolFormat, Standing, Status
+from rummykit.engine.match import (
+    LEGEND,
+    Match,
+    PointsFormat,
+    PoolFormat,
+    Standing,
+    Status,
+    charge_text,
+    legend,
+    rejoins_after_last,
+)
 from rummykit.engine.opening import Leftover, place_meld
 from rummykit.engine.rules import Rules, RulesError, get_preset
 from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS
@@ -595,7 +605,9 @@ def deal_result(result: DealResult, names: Sequence[str], rules: Rules, wild: in
         else:
             cards = Text("not shown", style="dim")
         charge = str(r.charge)
-        if r.hand_charge is not None and r.hand_charge != r.charge and not r.won:
+        if result.halved and r.unhalved is not None and r.unhalved != r.charge:
+            charge += f" (halved from {r.unhalved}: an early show)"
+        elif r.hand_charge is not None and r.hand_charge != r.charge and not r.won:
             charge += f" (hand {r.hand_charge})"
         table.add_row(Text(names[r.seat], style="bold"), what, cards, charge)
     return table
@@ -632,7 +644,7 @@ def sheet_table(match: Match, me: int | None = 0, notes: Mapping[int, str] | Non
                 cells.append(Text("out", style="dim"))
             else:
                 style = "bold" if status is Status.WINNER else ""
-                cells.append(Text(f"{charge}{MARKS[status]}", style=style))
+                cells.append(Text(charge_text(charge, status, row.entry.early), style=style))
         mark = ENDING_MARKS.get((notes or {}).get(row.index, ""), "")
         if mark:
             cells[row.entry.winner].append(f" {mark}", style="bold magenta")
@@ -650,7 +662,8 @@ def sheet_table(match: Match, me: int | None = 0, notes: Mapping[int, str] | Non
             cells = [Text("")] * n
             cells[record.seat] = Text(f"back at {record.total}", style="green")
             table.add_row("  Rejoin", *cells)
-    if is_pool and match.rejoins:
+    if is_pool and rejoins_after_last(match):
+        # only rejoins after the last deal change its totals: otherwise its Total row says it all
         table.add_section()
         table.add_row(Text("Now", style="bold"), *[fmt.show_total(t) for t in match.totals])
         table.add_row("  Standing", *[_standing(match.standing(s)) for s in range(n)])
@@ -669,8 +682,11 @@ def sheet_notes(match: Match, rules: Rules | None = None) -> list[Text]:
     ``rules`` are of that family), where the match stands, rejoin offers."""
     lines = [Text(match.format.describe() + ".", style="dim")]
     if match.rows:
-        legend = SHEET_LEGENDS.get(rules.format, LEGEND) if rules is not None and rules.is_table else LEGEND
-        lines.append(Text(f"({legend})", style="dim"))
+        if rules is not None and rules.is_table:
+            marks = SHEET_LEGENDS.get(rules.format, LEGEND)
+        else:
+            marks = legend(match.rules)  # E where an early show halves
+        lines.append(Text(f"({marks})", style="dim"))
     lines.append(Text(match.status_line(), style="bold"))
     offers = match.rejoin_offers()
     if offers:

@@ -1,11 +1,13 @@
 // The score sheet for real tables: the list and new-sheet form (/sheets), and one sheet's page
 // (/sheets/{id} to edit, /s/{share} to read).  Entries are sent as the terminal's tokens (a number,
-// or W D M F X, "-" for a player out), so the server reads and refuses them in the same words.
+// or W E D M F X, "-" for a player out), so the server reads and refuses them in the same words.
+// E marks the winner of an early show where the rules halve: the server halves the others.
 import { $, ask, copyText, h, when } from "./ui.js";
 
 const EDIT_HEADER = "X-Edit-Token";
 const STATUS_WORDS = {
   W: ["Win", "winner"],
+  E: ["Early", "early show (won before every player had a turn: the others' charges halved)"],
   D: ["Drop", "drop"],
   M: ["Mid", "middle drop"],
   F: ["Full", "full count"],
@@ -17,7 +19,7 @@ const SETTING_LABELS = {
   full_count: ["Full count", "The most a losing hand counts"],
   wrong_show: ["Wrong show", "What a wrong show costs"],
   point_value: ["Point value", "Money for each point"],
-  rounds: ["Deals", "Deals in the match"],
+  rounds: ["Deals", "Deals in the match (points: empty for as many as the table likes)"],
   max_rejoins: ["Rejoins each", "How often a player may come back"],
 };
 
@@ -64,9 +66,14 @@ async function api(method, url, body, token) {
   return { ok: r.ok, status: r.status, data };
 }
 
-function showError(text) {
+/** The error line; several problems of one entry, one line each. */
+function showError(text, problems) {
   const el = $("#sheet-error");
-  el.textContent = text ?? "";
+  if (problems && problems.length > 1) {
+    el.replaceChildren(...problems.flatMap((p, i) => (i ? [h("br"), cap(p) + "."] : [cap(p) + "."])));
+  } else {
+    el.textContent = text ?? "";
+  }
   el.hidden = !text;
 }
 
@@ -295,7 +302,7 @@ function wire() {
     state.entries = {};
     last.entries.forEach((tok, seat) => {
       if (tok === "-") return;
-      const letter = /^[WDMFX]$/.test(tok) ? tok : "";
+      const letter = /^[WEDMFX]$/.test(tok) ? tok : "";
       state.entries[seat] = { status: letter, text: letter ? "" : tok };
     });
     showError("");
@@ -463,7 +470,9 @@ function renderEntry() {
         }
         row.removeAttribute("aria-invalid");
       });
-      const buttons = Object.entries(STATUS_WORDS).map(([letter, [short, word]]) => {
+      // E only where an early show halves: elsewhere there is no such button at all
+      const letters = Object.entries(STATUS_WORDS).filter(([letter]) => letter !== "E" || sheet.buttons.E != null);
+      const buttons = letters.map(([letter, [short, word]]) => {
         const value = sheet.buttons[letter];
         const allowed = value !== null && value !== undefined;
         return h(
@@ -472,8 +481,8 @@ function renderEntry() {
             type: "button",
             "data-letter": letter,
             "aria-pressed": String(e.status === letter),
-            "aria-label": `${p.name}: ${word}${allowed && letter !== "W" ? ` (${value})` : ""}`,
-            title: allowed ? `${word}${letter !== "W" ? `: ${value}` : ""}` : `${word}: not in these rules`,
+            "aria-label": `${p.name}: ${word}${allowed && !"WE".includes(letter) ? ` (${value})` : ""}`,
+            title: allowed ? `${word}${!"WE".includes(letter) ? `: ${value}` : ""}` : `${word}: not in these rules`,
             disabled: !allowed,
             onclick: () => {
               e.status = e.status === letter ? "" : letter;
@@ -536,7 +545,7 @@ async function change(method, suffix, body) {
   $("#main").dataset.busy = "false";
   if (!got.ok) {
     const text = got.data.error ?? `refused (${got.status})`;
-    showError(got.status === 400 || got.status === 409 ? cap(text) + "." : cap(text));
+    showError(got.status === 400 || got.status === 409 ? cap(text) + "." : cap(text), got.data.problems);
     markInvalid(text);
     if (got.status === 409) {
       const keep = state.entries;
@@ -609,6 +618,17 @@ function renderSheet() {
   table.append(summary);
   const bits = [h("div.sc-scroll", { tabindex: "0", role: "region", "aria-label": "Score sheet table" }, table)];
   if (view.offers) bits.push(h("p.sc-offers", view.offers));
+  if (view.settle_up?.length) {
+    // who pays whom, in the fewest payments (the same sentences as the print and the PDF)
+    bits.push(
+      h(
+        "section.sc-settle",
+        { "aria-label": "Settle up" },
+        h("h2", "Settle up"),
+        h("ul", view.settle_up.map((sentence) => h("li", sentence))),
+      ),
+    );
+  }
   $("#sheet").replaceChildren(...bits);
 }
 

@@ -521,6 +521,10 @@ function resultBlock(deal) {
           ? `Wrong show · ${rs.charge}`
           : `Charged ${rs.charge}`;
     card.append(h("div.result-head", h("span.result-name", nameOf(ctx(), rs.seat)), h("span.result-charge", charge)));
+    if (r.halved && rs.unhalved != null && rs.unhalved !== rs.charge) {
+      // an early show halves what every other seat is charged, drops and wrong shows too
+      card.append(h("p.note.halved", `Halved from ${rs.unhalved}: an early show.`));
+    }
     if (rs.status === "dropped") {
       card.append(h("p.muted", "Dropped: the hand is never shown."));
     } else {
