@@ -156,7 +156,7 @@ def test_a_flood_is_slowed_down(sqlite_url: str) -> None:
         for _ in range(12):
             s.send(type="ping")
         answers = [s.until(lambda m: m["type"] in ("pong", "error")) for _ in range(12)]
-        assert [a["type"] for a in answers].count("pong") >= 5
+        assert [a["type"] for a in answers].count("pong") >= 4  # the burst of 5, less the hello
         assert any(a.get("reason") == "too many messages" for a in answers)
 
 

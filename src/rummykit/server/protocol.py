@@ -8,6 +8,7 @@ text and leave as kinds; nothing here knows about tables.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -20,6 +21,7 @@ from rummykit.engine.events import Groups
 __all__ = [
     "HELLO_TIMEOUT",
     "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_DEPTH",
     "MAX_SOCKET_BYTES",
     "PROTOCOL_VERSION",
     "ConnState",
@@ -28,14 +30,26 @@ __all__ = [
     "card_text",
     "cards_text",
     "dumps",
+    "nested_deeper_than",
     "parse_message",
+    "peek_id",
+    "plain_id",
+    "url_token",
+    "whole_number",
 ]
 
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096  # a client frame; the largest real one (a declared show) is ~300 bytes
 MAX_SOCKET_BYTES: Final = 64 * 1024  # beyond this uvicorn closes the socket (1009) before we read it
 HELLO_TIMEOUT: Final = 10.0  # seconds a new socket has to say hello
+MAX_MESSAGE_DEPTH: Final = 4  # the deepest real message is a show's groups: {"groups": [[card]]}
 _MAX_ID: Final = 64
+# Ids, numbers and tokens in paths and queries: ASCII only.  str.isdigit and str.isalnum take
+# any script's digits and letters ("²", "٣", "é"), which int() then refuses or reads as another
+# number; one strict spelling keeps every route to "a 404 or a 400", never a crash.
+_PLAIN_ID: Final = re.compile(r"[0-9A-Za-z]+", re.ASCII)
+_WHOLE: Final = re.compile(r"[0-9]{1,18}", re.ASCII)
+_URL_TOKEN: Final = re.compile(r"[0-9A-Za-z_-]+", re.ASCII)
 
 
 class ConnState(StrEnum):
@@ -50,11 +64,58 @@ class ConnState(StrEnum):
 class Refusal(Exception):
     """A message or intent refused: ``reason`` in words, what was ``expected`` and what arrived."""
 
-    def __init__(self, reason: str, expected: str | None = None, got: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        expected: str | None = None,
+        got: str | None = None,
+        *,
+        msg_id: str | int | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.expected = expected
         self.got = got
+        self.msg_id = msg_id  # the refused message's id, when it could be read (echoed back)
+
+
+def plain_id(raw: str, longest: int = 32) -> bool:
+    """``raw`` could be a match's or a sheet's id: 1 to ``longest`` ASCII letters and digits."""
+    return 1 <= len(raw) <= longest and _PLAIN_ID.fullmatch(raw) is not None
+
+
+def url_token(raw: str, longest: int = 64) -> bool:
+    """``raw`` could be a link's secret (:func:`secrets.token_urlsafe`): ASCII letters, digits,
+    ``-`` and ``_``."""
+    return 1 <= len(raw) <= longest and _URL_TOKEN.fullmatch(raw) is not None
+
+
+def whole_number(raw: str | None, lo: int, hi: int) -> int | None:
+    """``raw`` as a whole number from ``lo`` to ``hi`` written in ASCII digits only, else ``None``
+    (no sign, no spaces, no ``_``, no other script's digits: ``int()`` takes all of those)."""
+    if raw is None or _WHOLE.fullmatch(raw) is None:
+        return None
+    value = int(raw)
+    return value if lo <= value <= hi else None
+
+
+def nested_deeper_than(value: object, limit: int) -> bool:
+    """Whether JSON ``value`` nests lists and objects more than ``limit`` deep (iterative, so no
+    depth of input can exhaust the stack)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children: Any
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 # type -> (required fields, optional fields); "id" is allowed on every message
@@ -178,13 +239,34 @@ def _meld_id(value: object, got: str) -> int:
     return value
 
 
+def _valid_id(data: dict[str, Any]) -> str | int | None:
+    mid = data.get("id")
+    if mid is None or isinstance(mid, bool) or not isinstance(mid, str | int) or len(str(mid)) > _MAX_ID:
+        return None
+    return mid
+
+
+def peek_id(raw: str | None) -> str | int | None:
+    """The ``id`` of a frame that is not read further (a client sending too fast), when it is a
+    JSON object of at most :data:`MAX_MESSAGE_BYTES` with a valid id; else ``None``."""
+    if raw is None or len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return _valid_id(data) if isinstance(data, dict) else None
+
+
 def parse_message(raw: str | None) -> Message:
     """The client's text frame as a :class:`Message`, or :class:`Refusal` saying what is wrong
-    (``None`` stands for a binary frame, which is refused)."""
+    (``None`` stands for a binary frame, which is refused).  A refusal carries the message's
+    ``id`` whenever the frame was JSON with a valid one, so the client can match the answer."""
     if raw is None:
         raise Refusal("binary frames are not read here", "a JSON object in a text frame", "a binary frame")
     size = len(raw) if raw.isascii() else len(raw.encode())
     if size > MAX_MESSAGE_BYTES:
+        # not read at all (that is the point of the limit), so its id is not known
         raise Refusal(
             f"message too large: {size} bytes", f"at most {MAX_MESSAGE_BYTES} bytes", f"{size} bytes"
         )
@@ -194,6 +276,21 @@ def parse_message(raw: str | None) -> Message:
         raise Refusal(f"not JSON: {e}", "a JSON object", "text that is not JSON") from None
     if not isinstance(data, dict):
         raise Refusal("a message is a JSON object", "a JSON object with a type", type(data).__name__)
+    mid = _valid_id(data)
+    try:
+        return _read(data)
+    except Refusal as e:
+        e.msg_id = mid
+        raise
+
+
+def _read(data: dict[str, Any]) -> Message:
+    if nested_deeper_than(data, MAX_MESSAGE_DEPTH):
+        raise Refusal(
+            f"the message nests more than {MAX_MESSAGE_DEPTH} levels deep",
+            f"at most {MAX_MESSAGE_DEPTH} levels of lists and objects",
+            "a deeper message",
+        )
     kind = data.get("type")
     if not isinstance(kind, str):
         raise Refusal("a message needs a type", f"type: one of {_TYPE_LIST}", repr(kind))

@@ -368,7 +368,7 @@ def find_player(match: Match, text: str) -> int:
     for seat, name in enumerate(match.names):
         if name.casefold() == wanted:
             return seat
-    if wanted.isdigit() and 1 <= int(wanted) <= match.players:
+    if wanted.isascii() and wanted.isdigit() and 1 <= int(wanted) <= match.players:
         return int(wanted) - 1
     raise EntryError(f"no player {text!r} (players: {', '.join(match.names)})")
 

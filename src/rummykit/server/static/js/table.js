@@ -8,7 +8,7 @@
 // what flies and sounds; tested by node in tests/js/) and the page's own (dom.js, render.js,
 // play.js the intents, input.js the pointer and keys, effects.js animation and sound).
 import { api, TableSocket } from "./net.js";
-import { ask } from "./ui.js";
+import { ask, opened } from "./ui.js";
 import { el } from "./table/dom.js";
 import { counts, land, play as playSounds, setSound, soundOn, takeOff } from "./table/effects.js";
 import { loadLayout, reconcile, saveLayout } from "./table/hand.js";
@@ -230,6 +230,7 @@ function start() {
   // one page for a seat and for the watch link: the role comes from the URL
   document.body.dataset.role = S.role;
   el.table.dataset.role = S.role;
+  if (TOKEN) opened.add(TOKEN); // the history page lists the matches this browser holds a token of
   if (S.role === "spectator") {
     el.me.hidden = true;
     el.skip.setAttribute("href", "#center");
