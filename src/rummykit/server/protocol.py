@@ -17,6 +17,7 @@ import orjson
 
 from rummykit.engine.cards import CardError, format_card, parse_card
 from rummykit.engine.events import Groups
+from rummykit.engine.numbers import whole_number
 
 __all__ = [
     "HELLO_TIMEOUT",
@@ -48,7 +49,6 @@ _MAX_ID: Final = 64
 # any script's digits and letters ("²", "٣", "é"), which int() then refuses or reads as another
 # number; one strict spelling keeps every route to "a 404 or a 400", never a crash.
 _PLAIN_ID: Final = re.compile(r"[0-9A-Za-z]+", re.ASCII)
-_WHOLE: Final = re.compile(r"[0-9]{1,18}", re.ASCII)
 _URL_TOKEN: Final = re.compile(r"[0-9A-Za-z_-]+", re.ASCII)
 
 
@@ -88,15 +88,6 @@ def url_token(raw: str, longest: int = 64) -> bool:
     """``raw`` could be a link's secret (:func:`secrets.token_urlsafe`): ASCII letters, digits,
     ``-`` and ``_``."""
     return 1 <= len(raw) <= longest and _URL_TOKEN.fullmatch(raw) is not None
-
-
-def whole_number(raw: str | None, lo: int, hi: int) -> int | None:
-    """``raw`` as a whole number from ``lo`` to ``hi`` written in ASCII digits only, else ``None``
-    (no sign, no spaces, no ``_``, no other script's digits: ``int()`` takes all of those)."""
-    if raw is None or _WHOLE.fullmatch(raw) is None:
-        return None
-    value = int(raw)
-    return value if lo <= value <= hi else None
 
 
 def nested_deeper_than(value: object, limit: int) -> bool:

@@ -65,6 +65,7 @@ from rummykit.engine.events import (
     Threw,
     TookPile,
 )
+from rummykit.engine.numbers import ascii_whole
 from rummykit.engine.opening import best_leftover, best_opening, opening_meter, place_meld
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import ending_note
@@ -204,11 +205,10 @@ class Pick(ModalScreen[int | None]):
         return out
 
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character.isdigit():
-            n = int(event.character)
-            if 1 <= n <= len(self.choices):
-                event.stop()
-                self.dismiss(n - 1)
+        n = ascii_whole(event.character)
+        if n is not None and 1 <= n <= len(self.choices):
+            event.stop()
+            self.dismiss(n - 1)
 
     def action_move(self, delta: int) -> None:
         self.at = (self.at + delta) % len(self.choices)

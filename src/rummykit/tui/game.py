@@ -71,6 +71,7 @@ from rummykit.engine.events import (
     WrongShow,
 )
 from rummykit.engine.history import dump
+from rummykit.engine.numbers import ascii_whole
 from rummykit.engine.opening import best_leftover, best_opening, opening_meter
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
@@ -226,8 +227,8 @@ _MELD_WORDS: Final = {
 
 def _card_arg(word: str, order: Sequence[int]) -> Command | int:
     """A card named by its number in the displayed hand or by its text; a bad Command if neither."""
-    if word.isdigit():
-        n = int(word)
+    n = ascii_whole(word)
+    if n is not None:
         if not 1 <= n <= len(order):
             return Command("bad", error=f"no card {n}: your cards are numbered 1 to {len(order)}")
         return order[n - 1]
@@ -264,7 +265,7 @@ def _meld_command(verb: str, args: list[str], order: Sequence[int]) -> Command:
         return cards if isinstance(cards, Command) else Command("meld", cards=cards)
     if not args and verb == "layoff":
         return Command("layoff")
-    if not args or not args[0].isdigit():
+    if not args or ascii_whole(args[0]) is None:
         example = "l 2 8h" if verb == "layoff" else "x 2 6h"
         return Command("bad", error=f"name the meld on the table by its number first: {example}")
     cards = _cards_arg(args[1:], order)
