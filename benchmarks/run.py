@@ -12,6 +12,7 @@ BENCHMARKS = [
     "simulate_bench.py",
     "bots_bench.py",
     "server_bench.py",
+    "move_bench.py",
     "sheet_bench.py",
     "opening_bench.py",
 ]

@@ -232,7 +232,7 @@ def test_a_card_after_a_joker_in_a_meld_is_fully_visible(
     nothing_covers_the_hand(page)
     assert page.evaluate(HIDDEN_MELD_CARDS) == []
     # the last move is marked on the table, and it was mine
-    expect(page.locator("#last-move")).to_contain_text("You opened with")
+    expect(page.locator("#last-move")).to_contain_text("You open with")
     expect(page.locator("#melds .meld.last-moved")).to_have_count(3)
     shoot(page, f"layout-rummy40-melds-{size}")
 

@@ -342,7 +342,7 @@ def test_every_control_is_labelled_and_the_hand_plays_from_the_keyboard(
     assert page.locator("#pile-card").get_attribute("data-card") is not None
     # what the others did is announced in words
     expect(page.locator("#announce")).to_contain_text(
-        re.compile(r"Bikash (threw|took) (the \w+ of \w+|a printed joker)")
+        re.compile(r"Bikash (throws|takes) (the \w+ of \w+|a printed joker)")
     )
     assert thrown is not None
     # the score sheet opens from the bar, and closes

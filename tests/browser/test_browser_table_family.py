@@ -185,7 +185,14 @@ def test_a_rummy40_deal_open_lay_off_by_drag_and_by_tap_and_a_joker_swap(
     assert sorted(hand(page)) == ["3d", "4c"]
     # the log tells the story
     log = page.locator("#log").inner_text()
-    for words in ("opened with 77", "laid 4♥ off onto meld 2", "swapped J♣", "put Q♠ back"):
+    # in the server's words (engine/words.py), as this seat reads them
+    for words in (
+        "You open with",
+        "(77 points)",
+        "You lay off 4♥ onto meld 2",
+        "You swap J♣",
+        "You put Q♠ back",
+    ):
         assert words in log, (words, log)
 
 

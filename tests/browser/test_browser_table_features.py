@@ -56,7 +56,7 @@ def test_the_pile_names_its_thrower_the_last_move_is_marked_and_best_throw_goes(
     if table_attr(page, "deal") == "1" and not page.locator("#last-move").is_visible():
         expect(page.locator("#pile-label")).to_have_text(re.compile(r"^Pile · \d+$"))
     draw_from_stock(page)
-    expect(page.locator("#last-move")).to_contain_text("You drew")
+    expect(page.locator("#last-move")).to_contain_text("You draw")
     # Group lays the best throw aside; throwing another card takes the label away (defect: it stayed)
     page.locator("#group").click()
     aside = page.locator("#hand .cluster.seg-aside")
@@ -71,7 +71,9 @@ def test_the_pile_names_its_thrower_the_last_move_is_marked_and_best_throw_goes(
     assert wait_for_me(page) == "draw"
     expect(page.locator("#pile-label")).to_have_text("Thrown by Bikash")
     expect(page.locator("#pile")).to_have_attribute("aria-label", re.compile(r"thrown by Bikash$"))
-    expect(page.locator("#last-move")).to_contain_text(re.compile(r"Bikash threw (10|[2-9AJQK])[♠♥♦♣]|Joker"))
+    expect(page.locator("#last-move")).to_contain_text(
+        re.compile(r"Bikash throws (10|[2-9AJQK])[♠♥♦♣]|Joker")
+    )
     expect(page.locator('#opponents .seat[data-seat="1"]')).to_have_class(re.compile(r"\blast-moved\b"))
     draw_from_stock(page)
     card = page.locator("#hand button.card").last

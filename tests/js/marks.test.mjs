@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { emptyMarks, lastMove, markEvents, pileThrower } from "../../src/rummykit/server/static/js/table/marks.js";
+import { dealEnd, emptyMarks, lastMove, markEvents, pileThrower } from "../../src/rummykit/server/static/js/table/marks.js";
 
 const seat = (s, thrown = []) => ({ seat: s, name: `S${s}`, in_deal: true, status: "in", thrown });
 const view = (deal, seats) => ({ deal: { number: 1, pile_take: null, to_play: 0, ...deal }, seats });
@@ -62,4 +62,15 @@ test("a dealt hand is never kept in the marks", () => {
     { kind: "drew_stock", seat: 0, card: "Kc", hand: ["x"] },
   ]);
   assert.ok(!("hand" in m.last));
+});
+
+test("the deal's end is kept as the server told it, until the next deal", () => {
+  let m = markEvents(emptyMarks(), [
+    { kind: "dealt", deal: 2, pile_top: "3c" },
+    { kind: "deal_ended", deal: 2, line: ["Deal 2: Bina shows, finishing with ", { card: "9d" }] },
+  ]);
+  const v = view({ number: 2, pile: [] }, []);
+  assert.deepEqual(dealEnd(m, v).line, ["Deal 2: Bina shows, finishing with ", { card: "9d" }]);
+  m = markEvents(m, [{ kind: "dealt", deal: 3, pile_top: "5h" }]);
+  assert.equal(dealEnd(m, { ...v, deal: { ...v.deal, number: 3 } }), null);
 });

@@ -4,8 +4,7 @@ import { test } from "node:test";
 
 import {
   clockText,
-  describe,
-  endingWords,
+  eventLine,
   groupedWords,
   meterWords,
   pileWords,
@@ -32,23 +31,15 @@ test("possessives: Your seat, not You's seat (defect)", () => {
   assert.equal(possessive("Bina"), "Bina's");
 });
 
-test("events for the log, and spoken with the cards in words", () => {
-  assert.equal(describe({ kind: "threw", seat: 1, card: "9s" }, me), "Bina threw 9♠");
-  assert.equal(describe({ kind: "threw", seat: 1, card: "9s" }, me, true), "Bina threw the nine of spades");
-  assert.equal(describe({ kind: "drew_stock", seat: 0, card: "Kc" }, me), "You drew K♣ from the stock");
-  assert.equal(describe({ kind: "drew_stock", seat: 1, card: null }, me), "Bina drew from the stock");
-  assert.equal(describe({ kind: "ready", seat: 0 }, me), "You are ready for the next deal");
-  assert.equal(describe({ kind: "ready", seat: 2 }, me), "Chandra is ready for the next deal");
-  assert.equal(
-    describe({ kind: "dealt", deal: 2, dealer: 2, first: 0, cut: "7d", wild: "7" }, me),
-    "Deal 2: Chandra dealt. Cut: 7♦. Sevens are wild. You play first.",
-  );
-  assert.equal(
-    describe({ kind: "laid_off", seat: 0, cards: ["4h"], meld_id: 2 }, me),
-    "You laid 4♥ off onto meld 2",
-  );
-  assert.equal(describe({ kind: "put_back", seat: 1, card: "Qs" }, me), "Bina put Q♠ back on the pile");
-  assert.equal(describe({ kind: "someday", seat: 1, text: "Bina did it" }, me), "Bina did it");
+test("events are the server's words: its line, cards short for the log, named when spoken", () => {
+  const threw = { kind: "threw", seat: 1, card: "9s", text: "Bina throws 9s", line: ["Bina throws ", { card: "9s" }] };
+  assert.equal(eventLine(threw), "Bina throws 9♠");
+  assert.equal(eventLine(threw, true), "Bina throws the nine of spades");
+  const drew = { kind: "drew_stock", seat: 0, line: ["You draw ", { card: "JK" }, " from the stock"] };
+  assert.equal(eventLine(drew), "You draw Joker from the stock");
+  assert.equal(eventLine(drew, true), "You draw a printed joker from the stock");
+  // a server that sends no line (protocol 1): its text
+  assert.equal(eventLine({ kind: "threw", seat: 1, text: "Bina threw 9s" }), "Bina threw 9s");
 });
 
 test("the live region speaks the others' moves, and the deal's start and end", () => {
@@ -56,15 +47,6 @@ test("the live region speaks the others' moves, and the deal's start and end", (
   assert.ok(!spoken({ kind: "threw", seat: 0 }, 0));
   assert.ok(spoken({ kind: "deal_ended", seat: null }, 0));
   assert.ok(!spoken({ kind: "ready", seat: 1 }, 0));
-});
-
-test("deal endings in a sentence", () => {
-  assert.equal(endingWords({ winner: 1, ending: "show", finish_card: "9d" }, me), "Bina showed, finishing with 9♦");
-  assert.equal(endingWords({ winner: 0, ending: "last in" }, me), "You were the last seat in: everybody else dropped");
-  assert.equal(
-    endingWords({ winner: 1, ending: "out", finish_card: null, note: "Hand Rummy", doubled: true }, me),
-    "Bina went out by laying down the last card (Hand Rummy: the others count double)",
-  );
 });
 
 const view = (deal, extra = {}) => ({

@@ -28,7 +28,7 @@ def client(sqlite_url: str) -> Any:
 
 def test_health_and_options(client: TestClient) -> None:
     health = client.get("/api/health").json()
-    assert health["ok"] and health["protocol"] == 1 and health["database"] == "sqlite"
+    assert health["ok"] and health["protocol"] == 2 and health["database"] == "sqlite"
     options = client.get("/api/options").json()
     assert [p["name"] for p in options["presets"]] == SHOW_PRESETS + TABLE_PRESETS
     assert TABLE_PRESETS == ["rummy40", "remi51"]

@@ -37,9 +37,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
 from rummykit.bots.hint import hint
-from rummykit.engine.events import Action, ActionKind
+from rummykit.engine.events import Action
 from rummykit.engine.history import dump as dump_history
+from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules, RulesError, get_preset, stored_rules
+from rummykit.engine.words import action_words, plain
 from rummykit.server.limits import ServerLimits, client_address
 from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
@@ -49,8 +51,6 @@ from rummykit.server.protocol import (
     ConnState,
     Message,
     Refusal,
-    card_text,
-    cards_text,
     dumps,
     parse_message,
     peek_id,
@@ -400,7 +400,7 @@ class Hub:
     def _history(self, table: Table, n: int) -> str:
         """Deal ``n``'s hand history, its seats named as at the table (a finished deal: it no
         longer changes, so any thread may read it)."""
-        seats = next(e.data["seats"] for e in table.log if e.kind == "dealt" and e.deal == n)
+        seats = next(e.seats for e in table.log if e.kind == "dealt" and e.deal == n)
         names = [table.names[s] for s in seats]
         return dump_history(table.deals[n], names=names, match={"id": table.match_id, "deal": n + 1})
 
@@ -528,7 +528,7 @@ class Hub:
         """Check, store, commit and send one intent.  The caller holds ``live.lock``."""
         table = live.table
         table.check(seat, intent)
-        deal_no = len(table.deals) - (0 if intent.kind == "deal" else 1)
+        deal_no = len(table.deals) - (0 if intent.step == "deal" else 1)
         try:
             await self._write(
                 self.store.append_action,
@@ -539,7 +539,7 @@ class Hub:
                 intent.payload(),
             )
         except StoreError as e:
-            raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.kind) from None
+            raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.words) from None
         entries = table.commit(seat, intent, _now())
         self._fan_out(live, entries, origin, msg_id)
         self._observe(live, entries)
@@ -678,9 +678,9 @@ class Hub:
             if table.version != step.version:
                 return
             if step.kind == "deal":
-                await self.play(live, None, Intent("deal"))
+                await self.play(live, None, Intent(step="deal"))
             elif step.kind == "bot_rejoin":
-                await self.play(live, seat, Intent("rejoin"))
+                await self.play(live, seat, Intent(step="rejoin"))
             elif step.kind == "auto":
                 assert seat is not None
                 await self.play(live, seat, table.auto_intent(seat))
@@ -862,7 +862,7 @@ class Hub:
             first = conn.seat is not None and conn.seat not in table.joined
             if first and table.phase in ("waiting", "playing", "between"):
                 with contextlib.suppress(Refusal):
-                    await self.play(live, conn.seat, Intent("join"))
+                    await self.play(live, conn.seat, Intent(step="join"))
             self._presence(live)
             live.wake.set()
 
@@ -1016,7 +1016,7 @@ class Hub:
             log.info("match %s: no hint (%s: %s)", match_id, type(e).__name__, e)
             out.update(action=None, text="No hint for this game yet.", reason=None)
         else:
-            wire = action_message(action)
+            wire = to_dict(action)
             out.update(action=wire, text=hint_text(action, reason), reason=reason)
         finally:
             self._hints_pending -= 1
@@ -1033,7 +1033,7 @@ class Hub:
                     f"stale: the table is at version {table.version}", f"version {table.version}", None
                 )
             assert conn.seat is not None
-            table.check(conn.seat, Intent("rematch", target="?"))
+            table.check(conn.seat, Intent(step="rematch", target="?"))
             async with self._creating:
                 await self.make_room(waiting=True)
                 row, _tokens = await self._write(
@@ -1049,7 +1049,8 @@ class Hub:
                 await self._write(self._copy_tokens, table, row.id)
                 await self.load(row.id)  # in memory at once: it counts, and its waiting times out
             live.rematch_watch = row.watch_token
-            await self.play(live, conn.seat, Intent("rematch", target=row.id), origin=conn, msg_id=msg.id)
+            rematch = Intent(step="rematch", target=row.id)
+            await self.play(live, conn.seat, rematch, origin=conn, msg_id=msg.id)
 
     def _copy_tokens(self, table: Table, new_id: str) -> None:
         hashes = {info.seat: info.token_hash for info in table.seats}
@@ -1101,71 +1102,18 @@ def _duration(seconds: float) -> str:
 
 
 def _intent(msg: Message) -> Intent:
-    if msg.type == "draw":
-        return Intent("draw stock" if msg.source == "stock" else "draw pile")
-    if msg.type in ("throw", "show"):
-        return Intent(msg.type, msg.card, msg.groups)
-    if msg.type == "next_round":
-        return Intent("ready")
-    if msg.type == "open":
-        return Intent("open", groups=msg.groups)
-    if msg.type in ("lay_down", "lay_off", "swap", "put_back"):
-        return Intent(msg.type.replace("_", " "), card=msg.card, meld=msg.meld, cards=msg.cards)
-    return Intent(msg.type)
-
-
-def action_message(action: Action) -> dict[str, Any]:
-    """The client message that plays ``action`` (docs/protocol.md)."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return {"type": "draw", "from": "stock"}
-    if kind is ActionKind.DRAW_PILE:
-        return {"type": "draw", "from": "pile"}
-    if kind in (ActionKind.THROW, ActionKind.SHOW):
-        return {"type": str(kind), "card": card_text(action.card)}
-    if kind is ActionKind.OPEN:
-        return {"type": "open", "melds": [cards_text(m) for m in action.groups or ()]}
-    if kind is ActionKind.LAY_DOWN:
-        return {"type": "lay_down", "cards": cards_text(action.cards or ())}
-    if kind is ActionKind.LAY_OFF:
-        return {"type": "lay_off", "meld": action.meld, "cards": cards_text(action.cards or ())}
-    if kind is ActionKind.SWAP:
-        return {"type": "swap", "meld": action.meld, "card": card_text(action.card)}
-    return {"type": str(kind).replace(" ", "_")}
+    """A message's intent: its action, or a step of the match (``next_round``, ``rejoin``, ...)."""
+    return Intent(msg.action) if msg.action is not None else Intent(step=msg.type)
 
 
 def hint_text(action: Action, reason: str) -> str:
     """The hint's one line, each card said once: the hint bots' reasons begin with the move itself
     ("Throw K♣: it is in no group"), and then the reason is the whole line; otherwise the move in
     words comes first ("Hint: draw from the stock. Play on: ...")."""
-    said = describe_action(action)
+    said = plain(action_words(action))
     first = reason.split(maxsplit=1)[0].rstrip(",:").lower() if reason else ""
     if first and first == said.split(maxsplit=1)[0].rstrip(",:").lower():
         return f"Hint: {reason[0].upper()}{reason[1:]}"
     if reason:
         return f"Hint: {said}. {reason[0].upper()}{reason[1:]}"
     return f"Hint: {said}."
-
-
-def describe_action(action: Action) -> str:
-    """``action`` in words for a person: "throw K♥" style text with plain card names."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return "draw from the stock"
-    if kind is ActionKind.DRAW_PILE:
-        return "take the pile's top card"
-    if kind is ActionKind.THROW:
-        return f"throw {card_text(action.card)}"
-    if kind is ActionKind.SHOW:
-        return f"show, finishing with {card_text(action.card)}"
-    if kind is ActionKind.OPEN:
-        return "open with " + " | ".join(" ".join(cards_text(m)) for m in action.groups or ())
-    if kind is ActionKind.LAY_DOWN:
-        return "lay down " + " ".join(cards_text(action.cards or ()))
-    if kind is ActionKind.LAY_OFF:
-        return f"lay {' '.join(cards_text(action.cards or ()))} off onto meld {action.meld}"
-    if kind is ActionKind.SWAP:
-        return f"swap {card_text(action.card)} for the joker in meld {action.meld}"
-    if kind is ActionKind.PUT_BACK:
-        return "put the pile's card back"
-    return str(kind)

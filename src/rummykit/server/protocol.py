@@ -2,8 +2,10 @@
 
 Every client frame is one JSON object of at most :data:`MAX_MESSAGE_BYTES`.  :func:`parse_message`
 turns it into a :class:`Message` or raises :class:`Refusal` whose ``reason``/``expected``/``got``
-become the ``error`` message sent back to that client only (``docs/protocol.md``).  Cards arrive as
-text and leave as kinds; nothing here knows about tables.
+become the ``error`` message sent back to that client only (``docs/protocol.md``).  A message that
+plays an action is the action's notation (:mod:`rummykit.engine.notation`) with an envelope
+(``id``, ``version``): the notation reads it into the engine's :class:`Action`, the same dict the
+action log stores.  Nothing here knows about tables.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any, Final
 
 import orjson
 
-from rummykit.engine.cards import CardError, format_card, parse_card
-from rummykit.engine.events import Groups
+from rummykit.engine.events import Action
+from rummykit.engine.notation import FIELDS as ACTION_FIELDS
+from rummykit.engine.notation import NotationError, from_dict, to_text
 from rummykit.engine.numbers import whole_number
 
 __all__ = [
@@ -28,8 +31,6 @@ __all__ = [
     "ConnState",
     "Message",
     "Refusal",
-    "card_text",
-    "cards_text",
     "dumps",
     "nested_deeper_than",
     "parse_message",
@@ -39,7 +40,7 @@ __all__ = [
     "whole_number",
 ]
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2  # docs/protocol.md: 2 only adds fields to 1
 MAX_MESSAGE_BYTES: Final = 4096  # a client frame; the largest real one (a declared show) is ~300 bytes
 MAX_SOCKET_BYTES: Final = 64 * 1024  # beyond this uvicorn closes the socket (1009) before we read it
 HELLO_TIMEOUT: Final = 10.0  # seconds a new socket has to say hello
@@ -109,34 +110,25 @@ def nested_deeper_than(value: object, limit: int) -> bool:
     return False
 
 
-# type -> (required fields, optional fields); "id" is allowed on every message
+# The messages that are not actions: type -> (required fields, optional fields); "id" is allowed
+# on every message.  An action's message is its notation, with "id" and "version".
 _FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "hello": (frozenset(), frozenset({"seat_token", "watch_token", "last_version"})),
-    "draw": (frozenset({"from"}), frozenset({"version"})),
-    "throw": (frozenset({"card"}), frozenset({"version"})),
-    "show": (frozenset({"card"}), frozenset({"groups", "version"})),
-    "drop": (frozenset(), frozenset({"version"})),
     "next_round": (frozenset(), frozenset({"version"})),
     "rejoin": (frozenset(), frozenset({"version"})),
     "start": (frozenset(), frozenset({"version"})),
     "rematch": (frozenset(), frozenset({"version"})),
-    # the table family (Rummy 40, Remi 51)
-    "open": (frozenset({"melds"}), frozenset({"version"})),
-    "lay_down": (frozenset({"cards"}), frozenset({"version"})),
-    "lay_off": (frozenset({"meld", "cards"}), frozenset({"version"})),
-    "swap": (frozenset({"meld", "card"}), frozenset({"version"})),
-    "put_back": (frozenset(), frozenset({"version"})),
     "hint": (frozenset(), frozenset({"version"})),
     "ping": (frozenset(), frozenset()),
 }
-MESSAGE_TYPES: Final = tuple(_FIELDS)
+_ENVELOPE: Final = ("id", "version")
+MESSAGE_TYPES: Final = (*ACTION_FIELDS, *_FIELDS)
 _TYPE_LIST: Final = ", ".join(MESSAGE_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One valid client message.  ``card``/``groups``/``cards`` are kinds; ``source`` is ``stock`` or
-    ``pile``; ``meld`` is the id of a meld on the table (lay off, swap)."""
+    """One valid client message; ``action`` is the engine's action of a message that plays one."""
 
     type: str
     id: str | int | None = None
@@ -144,37 +136,16 @@ class Message:
     seat_token: str | None = None
     watch_token: str | None = None
     last_version: int | None = None
-    source: str | None = None
-    card: int | None = None
-    groups: Groups | None = None
-    meld: int | None = None
-    cards: tuple[int, ...] | None = None
+    action: Action | None = None
 
     def describe(self) -> str:
-        """The message in a few words, for an error's ``got``."""
-        if self.type == "draw":
-            return f"draw {self.source}"
-        if self.type in ("throw", "show") and self.card is not None:
-            return f"{self.type} {format_card(self.card)}"
-        if self.type == "swap" and self.card is not None:
-            return f"swap {format_card(self.card)} into meld {self.meld}"
-        if self.type in ("lay_down", "lay_off") and self.cards is not None:
-            where = f" onto meld {self.meld}" if self.meld is not None else ""
-            return f"{self.type} {' '.join(format_card(c) for c in self.cards)}{where}"
-        return self.type
+        """The message in a few words, for an error's ``got``: an action in its notation."""
+        return self.type if self.action is None else to_text(self.action)
 
 
 def dumps(data: Any) -> str:
     """JSON text of a message (orjson: the server sends many)."""
     return orjson.dumps(data).decode()
-
-
-def card_text(k: int | None) -> str | None:
-    return None if k is None else format_card(k)
-
-
-def cards_text(kinds: tuple[int, ...] | list[int]) -> list[str]:
-    return [format_card(k) for k in kinds]
 
 
 def _int_field(data: dict[str, Any], name: str, got: str) -> int | None:
@@ -192,41 +163,6 @@ def _token_field(data: dict[str, Any], name: str) -> str | None:
         return None
     if not isinstance(value, str) or not 1 <= len(value) <= 200:
         raise Refusal(f"{name} must be the token text of a link", f"{name}: a string", "hello")
-    return value
-
-
-def _card(value: object, got: str, where: str = "card") -> int:
-    if not isinstance(value, str):
-        raise Refusal(f"{where} must be card text such as 10h or JK", f"{where}: a card", got)
-    try:
-        return parse_card(value)
-    except CardError as e:
-        raise Refusal(str(e), f"{where}: a card such as 10h, Qs, JK", got) from None
-
-
-def _groups(value: object, got: str, name: str = "groups") -> Groups:
-    if not isinstance(value, list) or not 1 <= len(value) <= 13:
-        raise Refusal(
-            f"{name} must be a list of {name}, each a list of cards", f"{name}: [[cards], ...]", got
-        )
-    out: list[tuple[int, ...]] = []
-    for g in value:
-        if not isinstance(g, list) or not 1 <= len(g) <= 15:
-            each = "each group" if name == "groups" else "each meld"
-            raise Refusal(f"{each} is a list of cards", f"{name}: [[cards], ...]", got)
-        out.append(tuple(_card(c, got, "a group's card") for c in g))
-    return tuple(out)
-
-
-def _cards(value: object, got: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not 1 <= len(value) <= 15:
-        raise Refusal("cards must be a list of cards", "cards: [card, ...]", got)
-    return tuple(_card(c, got, "a card") for c in value)
-
-
-def _meld_id(value: object, got: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-        raise Refusal("meld must be the id of a meld on the table", "meld: a meld's id (1, 2, ...)", got)
     return value
 
 
@@ -285,6 +221,18 @@ def _read(data: dict[str, Any]) -> Message:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise Refusal("a message needs a type", f"type: one of {_TYPE_LIST}", repr(kind))
+    mid = data.get("id")
+    if mid is not None and (
+        isinstance(mid, bool) or not isinstance(mid, str | int) or len(str(mid)) > _MAX_ID
+    ):
+        raise Refusal(f"id must be a string or a number of at most {_MAX_ID} characters", "id", kind)
+    if kind in ACTION_FIELDS:
+        version = _int_field(data, "version", kind)
+        try:
+            action = from_dict(data, extra=_ENVELOPE)
+        except NotationError as e:
+            raise Refusal(e.problem, e.expected, kind) from None
+        return Message(kind, mid, version, action=action)
     spec = _FIELDS.get(kind)
     if spec is None:
         raise Refusal(f"unknown message type {kind[:40]!r}", f"one of {_TYPE_LIST}", kind[:40])
@@ -296,13 +244,7 @@ def _read(data: dict[str, Any]) -> Message:
     for name in sorted(required):
         if name not in data:
             raise Refusal(f"missing field {name!r} in {kind}", f"{name}", kind)
-    mid = data.get("id")
-    if mid is not None and (
-        isinstance(mid, bool) or not isinstance(mid, str | int) or len(str(mid)) > _MAX_ID
-    ):
-        raise Refusal(f"id must be a string or a number of at most {_MAX_ID} characters", "id", kind)
     version = _int_field(data, "version", kind)
-
     if kind == "hello":
         seat_token = _token_field(data, "seat_token")
         watch_token = _token_field(data, "watch_token")
@@ -319,27 +261,4 @@ def _read(data: dict[str, Any]) -> Message:
             watch_token=watch_token,
             last_version=_int_field(data, "last_version", kind),
         )
-    if kind == "draw":
-        source = data["from"]
-        if source not in ("stock", "pile"):
-            raise Refusal(f"draw from {str(source)[:20]!r}?", 'from: "stock" or "pile"', str(source)[:20])
-        return Message(kind, mid, version, source=source)
-    if kind == "throw":
-        return Message(kind, mid, version, card=_card(data["card"], kind))
-    if kind == "show":
-        card = _card(data["card"], kind)
-        groups = data.get("groups")
-        return Message(
-            kind, mid, version, card=card, groups=None if groups is None else _groups(groups, kind)
-        )
-    if kind == "open":
-        return Message(kind, mid, version, groups=_groups(data["melds"], kind, "melds"))
-    if kind == "lay_down":
-        return Message(kind, mid, version, cards=_cards(data["cards"], kind))
-    if kind == "lay_off":
-        return Message(
-            kind, mid, version, meld=_meld_id(data["meld"], kind), cards=_cards(data["cards"], kind)
-        )
-    if kind == "swap":
-        return Message(kind, mid, version, meld=_meld_id(data["meld"], kind), card=_card(data["card"], kind))
     return Message(kind, mid, version)

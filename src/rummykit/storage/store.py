@@ -94,7 +94,9 @@ class SeatRow(Base):
 
 
 class ActionRow(Base):
-    """One accepted action: the match's single history, in order."""
+    """One accepted action: the match's single history, in order.  ``payload`` is the action's
+    notation dict (``rummykit.engine.notation``) or a step of the match; ``docs/storage.md``
+    says which names in it are storage keys, and how older payloads are read."""
 
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("match_id", "seq"),)

@@ -72,12 +72,6 @@ export function rankPlural(rank) {
   return RANK_PLURALS[rank] ?? rank;
 }
 
-/** "Sevens": a rank's plural with a capital, to start a sentence. */
-export function RankPlural(rank) {
-  const p = rankPlural(rank);
-  return p.slice(0, 1).toUpperCase() + p.slice(1);
-}
-
 export function isWild(text, wild) {
   const c = parseCard(text);
   return c.joker || (wild != null && c.rank === wild);

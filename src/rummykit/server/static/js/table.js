@@ -43,9 +43,9 @@ import {
   renderSheetDialog,
   setStatus,
 } from "./table/render.js";
-import { ctx, S } from "./table/state.js";
+import { S } from "./table/state.js";
 import { deadlineFrom, myTurn, tableGame } from "./table/view.js";
-import { describe, spoken } from "./table/words.js";
+import { eventLine, spoken } from "./table/words.js";
 
 const params = new URLSearchParams(location.search);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -80,11 +80,11 @@ function loadLocal() {
   }
 }
 
+/** The events in the server's words: a line each in the log, the others' moves spoken. */
 function onEvents(events, catchup) {
-  const c = ctx();
   for (const e of events) {
-    addLogLine(describe(e, c) + (e.auto ? " (played for an away seat)" : ""));
-    if (!catchup && spoken(e, S.me)) announce(describe(e, c, true));
+    addLogLine(eventLine(e));
+    if (!catchup && spoken(e, S.me)) announce(eventLine(e, true));
   }
 }
 

@@ -1,7 +1,8 @@
 // What the table remembers from the events, beyond the view: who threw each card of the pile, and
 // the last move (whose, what), so the page can mark them.  A reducer over the events (no DOM).
 //
-// marks = {deal, pile: [seat | null, ...] bottom to top (null: turned up at the deal), last: EVENT}
+// marks = {deal, pile: [seat | null, ...] bottom to top (null: turned up at the deal), last: EVENT,
+//          ended: EVENT (the deal's end, as the server told it)}
 
 export const MOVES = new Set([
   "drew_stock",
@@ -18,7 +19,7 @@ export const MOVES = new Set([
 ]);
 
 export function emptyMarks() {
-  return { deal: null, pile: [], taken: null, last: null };
+  return { deal: null, pile: [], taken: null, last: null, ended: null };
 }
 
 /** The marks after ``events`` (in version order). */
@@ -27,7 +28,10 @@ export function markEvents(marks, events) {
   for (const e of events) {
     switch (e.kind) {
       case "dealt":
-        m = { deal: e.deal, pile: e.pile_top ? [null] : [], taken: null, last: null };
+        m = { deal: e.deal, pile: e.pile_top ? [null] : [], taken: null, last: null, ended: null };
+        continue;
+      case "deal_ended":
+        m.ended = { deal: e.deal, kind: e.kind, line: e.line, text: e.text };
         continue;
       case "threw":
         m.pile.push(e.seat);
@@ -69,6 +73,13 @@ export function pileThrower(marks, view) {
     if (s?.in_deal && s.thrown?.length && s.thrown[s.thrown.length - 1] === d.pile_top) return s.seat;
   }
   return null;
+}
+
+/** The deal's end as the server told it (its event), or null when that event is not at hand. */
+export function dealEnd(marks, view) {
+  const d = view?.deal;
+  if (!d || !marks.ended || marks.ended.deal !== d.number) return null;
+  return marks.ended;
 }
 
 /** The last move of this deal, or null (a new deal, or a view from before any move). */

@@ -6,15 +6,14 @@ import { sheetTable as sheetTableFor } from "../sheet.js";
 import { h, presetTitle } from "../ui.js";
 import { el } from "./dom.js";
 import { clusters, entryOf } from "./hand.js";
-import { lastMove, pileThrower } from "./marks.js";
+import { dealEnd, lastMove, pileThrower } from "./marks.js";
 import { send } from "./play.js";
 import { ctx, S } from "./state.js";
 import { drawStep, meldOwnerOrder, myTurn, offers, playing, seatOrder, secondsLeft, tableGame, throwStep } from "./view.js";
 import {
   clockText,
   cutWords,
-  describe,
-  endingWords,
+  eventLine,
   handHelp,
   meterWords,
   nameOf,
@@ -113,7 +112,7 @@ export function renderSeats() {
     if (dealer) words.push("dealer");
     if (seat.opened) words.push("opened");
     if (toPlay) words.push("to play");
-    if (moved) words.push(`last move: ${describe(last, ctx())}`);
+    if (moved) words.push(`last move: ${eventLine(last)}`);
     words.push(`total ${seat.total_text}`);
     if (seat.took.length) words.push(`took from the pile: ${seat.took.map(cardName).join(", ")}`);
     const cls = ["seat"];
@@ -206,7 +205,7 @@ function renderCenter() {
     el.lastMove.textContent = "";
     el.lastMove.dataset.seat = String(last.seat);
     el.lastMove.dataset.kind = last.kind;
-    el.lastMove.append(h("span.last-move-label", "Last move"), " ", describe(last, ctx()));
+    el.lastMove.append(h("span.last-move-label", "Last move"), " ", eventLine(last));
   }
   // the cut card (the table family has none: only its printed jokers are wild)
   el.cutSlot.hidden = tableGame(v);
@@ -608,11 +607,12 @@ export function renderPanel() {
           : "You win the match!"
         : `${names} ${winners.length > 1 ? "share" : "wins"} the match`;
       box.append(h("h2#over-title.winner-title", h("span.trophy", { "aria-hidden": "true" }, "★"), " ", words));
-      if (r) box.append(h("p.deal-line", `Last deal: ${endingWords(r, c)}.`));
     } else {
       box.append(h("h2#between-title", `After deal ${v.match.deals_played}${v.match.rounds ? ` of ${v.match.rounds}` : ""}`));
-      if (r) box.append(h("p.deal-line", `${endingWords(r, c)}.`));
     }
+    // how the deal ended, in the server's words (its deal_ended event, when this page has it)
+    const ended = dealEnd(S.marks, v);
+    if (ended) box.append(h("p.deal-line", `${eventLine(ended)}.`));
     box.append(...sheetTable(v.sheet));
     const actions = h("div.panel-actions");
     if (phase === "between") {

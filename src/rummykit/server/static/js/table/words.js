@@ -1,9 +1,10 @@
-// The table's words: events for the log and the live region, the prompt, the pile's and the
-// meter's labels, deal endings.  No DOM: the node tests import this (tests/js/words.test.mjs).
+// The table's words: the prompt, the pile's, the meter's and the cut card's labels.  Events are
+// told in the server's words (each event's ``line``, engine/words.py), only laid out here for the
+// log and the live region.  No DOM: the node tests import this (tests/js/words.test.mjs).
 //
 // ``ctx`` is {me, seats}: my match seat (null: a spectator) and the view's seats, for names.
 
-import { cardName, cardShort, RankPlural, rankPlural, theCard } from "../cardtext.js";
+import { cardName, cardShort, rankPlural, theCard } from "../cardtext.js";
 import { plural, possessive } from "../grammar.js";
 import { myTurn, tableGame } from "./view.js";
 
@@ -27,73 +28,19 @@ export function objectName(ctx, s) {
   return name === "You" ? "you" : name;
 }
 
-
-/** "You are" / "Bina is": the verb agrees with the name. */
-export function be(name) {
-  return name === "You" ? "are" : "is";
+/** An event's words, from the server (docs/protocol.md, EVENT ``line``: the event as this viewer
+ *  reads it, text and cards): cards as short text for the log, or named in words for the live
+ *  region (``spoken``).  A server that sends no ``line`` has its ``text``. */
+export function eventLine(e, spoken = false) {
+  if (!Array.isArray(e.line)) return e.text ?? e.kind;
+  return lineText(e.line, spoken);
 }
 
-
-function verb(who, third, second) {
-  return who === "You" ? second : third;
-}
-
-/** One line for the log (``spoken``: for the live region, cards named in words). */
-export function describe(e, ctx, spoken = false) {
-  const who = seatName(ctx, e.seat);
-  const card = (c) => (spoken ? theCard(c) : cardShort(c));
-  switch (e.kind) {
-    case "dealt": {
-      const cut = e.cut ? ` Cut: ${card(e.cut)}.` : "";
-      const w = e.wild ? ` ${RankPlural(e.wild)} are wild.` : "";
-      const first = seatName(ctx, e.first);
-      return `Deal ${e.deal}: ${nameOf(ctx, e.dealer)} dealt.${cut}${w} ${first} ${verb(first, "plays", "play")} first.`;
-    }
-    case "drew_stock":
-      return e.card ? `${who} drew ${card(e.card)} from the stock` : `${who} drew from the stock`;
-    case "took_pile":
-      return `${who} took ${card(e.card)} from the pile`;
-    case "threw":
-      return `${who} threw ${card(e.card)}`;
-    case "dropped":
-      return `${who} dropped out of the deal (${e.cost})`;
-    case "showed":
-      return `${who} showed, finishing with ${card(e.card)}`;
-    case "wrong_show":
-      return `${who} showed wrong: ${e.reason} (${e.penalty})`;
-    case "stock_rebuilt":
-      return `The pile under its top card became the stock (${e.count} cards)`;
-    case "opened": {
-      const melds = e.melds.map((m) => m.cards.map(card).join(" ")).join(" | ");
-      return `${who} opened with ${e.points}${e.waived ? " (threshold waived)" : ""}: ${melds}`;
-    }
-    case "laid_down":
-      return `${who} laid down ${e.meld.cards.map(card).join(" ")}`;
-    case "laid_off":
-      return `${who} laid ${e.cards.map(card).join(" ")} off onto meld ${e.meld_id}`;
-    case "swapped":
-      return `${who} swapped ${card(e.card)} for the joker in meld ${e.meld_id}`;
-    case "put_back":
-      return `${who} put ${card(e.card)} back on the pile`;
-    case "deal_ended":
-      return `Deal ${e.deal} is over: ${endingWords(e.result, ctx)}`;
-    case "match_over": {
-      const names = e.winners.map((s) => seatName(ctx, s)).join(" and ") || "nobody";
-      return `The match is over: ${names} won`;
-    }
-    case "ready":
-      return `${who} ${be(who)} ready for the next deal`;
-    case "joined":
-      return `${who} joined the table`;
-    case "started":
-      return `${who} started the match`;
-    case "rejoined":
-      return `${who} rejoined the pool at ${e.total}`;
-    case "rematch":
-      return "A rematch is set up";
-    default:
-      return e.text ?? e.kind;
-  }
+/** A sentence of parts (text, and {card} where a card is named) as one line. */
+export function lineText(parts, spoken = false) {
+  return parts
+    .map((p) => (typeof p === "string" ? p : p?.card ? (spoken ? theCard(p.card) : cardShort(p.card)) : ""))
+    .join("");
 }
 
 /** The events the live region speaks (the others only go in the log). */
@@ -118,29 +65,6 @@ export const ANNOUNCED = new Set([
 /** Speak ``e``?  Not my own moves (I made them), but the deal's start and end always. */
 export function spoken(e, me) {
   return ANNOUNCED.has(e.kind) && (e.seat !== me || ["deal_ended", "match_over", "dealt"].includes(e.kind));
-}
-
-/** How a deal ended, in a sentence: "Bina showed, finishing with 9♦". */
-export function endingWords(r, ctx) {
-  const who = seatName(ctx, r.winner);
-  const finish = r.finish_card ? `, finishing with ${cardShort(r.finish_card)}` : "";
-  switch (r.ending) {
-    case "show":
-      return `${who} showed${finish}`;
-    case "last in":
-      return `${who} ${verb(who, "was", "were")} the last seat in: everybody else dropped`;
-    case "turn limit":
-      return `The turn limit: ${who} had the cheapest hand`;
-    case "out": {
-      const how = r.finish_card ? `, closing with ${cardShort(r.finish_card)}` : " by laying down the last card";
-      const note = r.note ? ` (${r.note}${r.doubled ? ": the others count double" : ""})` : "";
-      return `${who} went out${how}${note}`;
-    }
-    case "blocked":
-      return `The deal is blocked: ${who} had the lightest hand`;
-    default:
-      return `${who} won (${r.ending})`;
-  }
 }
 
 /** The line beside my name: what the table wants of me.  A string, or [short, more] where the
