@@ -34,10 +34,12 @@ import contextlib
 import logging
 import os
 import socket
+import sys
+import tempfile
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -57,6 +59,7 @@ _POLL: Final = 0.1  # seconds between looks at the tasks and the progress counte
 _SEND: Final = 0.2  # seconds between a task's progress messages
 _PROBE_TIMEOUT: Final = 5.0  # seconds to wait for an address to answer
 _GCS_METHOD: Final = "/ray.rpc.NodeInfoGcsService/GetClusterId"  # asked of a GCS to see it is one
+_LOG_LEVEL: Final = "RAY_BACKEND_LOG_LEVEL"
 _INIT: Final[dict[str, Any]] = {"logging_level": logging.ERROR, "log_to_driver": False}
 
 
@@ -66,10 +69,11 @@ _INIT: Final[dict[str, Any]] = {"logging_level": logging.ERROR, "log_to_driver":
 def connect(target: RayTarget) -> RayCluster:
     """Connect as ``target`` asks (see the module's notes); an :class:`InputError` says why not."""
     if ray.is_initialized():
-        if target.address != "auto":
+        current = ray.get_runtime_context().gcs_address
+        if target.address not in ("auto", current):
             raise InputError(
-                f"this process is already connected to a Ray cluster; --ray {target.address} "
-                "cannot connect to another (use --ray auto)"
+                f"this process is already connected to the Ray cluster at {current}; "
+                f"--ray {target.address} cannot connect to another"
             )
         return RayCluster(owned=False, runtime_env=target.runtime_env)
     address = target.address
@@ -96,7 +100,13 @@ class _NoCluster(Exception):
 
 
 def _init(where: str, *, found: bool = False, **options: Any) -> None:
-    with warnings.catch_warnings():
+    # Ray's core logs its own errors on stderr too (a Ctrl-C'd run's tasks failing as it shuts
+    # down): only its fatal ones here, unless RAY_BACKEND_LOG_LEVEL says otherwise.  A local Ray
+    # started now inherits the level; the run's errors reach the command as exceptions anyway.
+    quieted = _LOG_LEVEL not in os.environ
+    if quieted:
+        os.environ[_LOG_LEVEL] = "fatal"
+    with warnings.catch_warnings(), _quiet_stderr(quieted):
         warnings.simplefilter("ignore")  # Ray's warnings on stderr: its errors say enough
         try:
             ray.init(**options, **_INIT)
@@ -106,6 +116,28 @@ def _init(where: str, *, found: bool = False, **options: Any) -> None:
             raise InputError(f"cannot connect to the Ray cluster at {where}: {_first_line(e)}") from None
         except (RuntimeError, ValueError, TypeError, ray.exceptions.RayError) as e:
             raise InputError(f"cannot use the Ray cluster at {where}: {_first_line(e)}") from None
+        finally:
+            if quieted:
+                os.environ.pop(_LOG_LEVEL, None)  # this process's later children are not Ray's
+
+
+@contextlib.contextmanager
+def _quiet_stderr(quiet: bool) -> Iterator[None]:
+    """Ray's core says on stderr, as it starts, which log level it was given: not here."""
+    if not quiet:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
 
 
 def _first_line(e: BaseException) -> str:
@@ -146,22 +178,17 @@ def _probe(address: str, where: str) -> None:
     )
     channel = grpc.insecure_channel(hostport)
     try:
-        try:
-            grpc.channel_ready_future(channel).result(timeout=_PROBE_TIMEOUT)
-        except grpc.FutureTimeoutError:
+        # one call, failing fast: a server that is not gRPC closes the connection (Redis on
+        # 6379) or says nothing until the timeout
+        channel.unary_unary(_GCS_METHOD)(b"", timeout=_PROBE_TIMEOUT)
+    except grpc.RpcError as e:
+        if e.code() is not grpc.StatusCode.UNAUTHENTICATED:
             raise InputError(not_ray) from None
-        try:
-            channel.unary_unary(_GCS_METHOD)(b"", timeout=_PROBE_TIMEOUT)
-        except grpc.RpcError as e:
-            code = e.code()
-            if code is grpc.StatusCode.UNAUTHENTICATED:
-                if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
-                    raise InputError(
-                        f"the Ray cluster at {where} asks for its token: run with RAY_AUTH_MODE=token "
-                        "and the head node's token (RAY_AUTH_TOKEN, or its ~/.ray/auth_token)"
-                    ) from None
-            else:
-                raise InputError(not_ray) from None
+        if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+            raise InputError(
+                f"the Ray cluster at {where} asks for its token: run with RAY_AUTH_MODE=token "
+                "and the head node's token (RAY_AUTH_TOKEN, or its ~/.ray/auth_token)"
+            ) from None
     finally:
         channel.close()
 
@@ -180,12 +207,17 @@ class RayCluster:
     def __init__(self, owned: bool = True, runtime_env: dict[str, Any] | None = None) -> None:
         self.owned = owned
         self._options: dict[str, Any] = {"runtime_env": runtime_env} if runtime_env is not None else {}
+        self._progress: Any = None  # the counter actor, made by the first run
 
     def default_workers(self) -> int:
         cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
         return max(1, int(cpus))
 
     def close(self) -> None:
+        if self._progress is not None:
+            with contextlib.suppress(Exception):  # the cluster may be gone already
+                ray.kill(self._progress)
+            self._progress = None
         if self.owned:
             ray.shutdown()
 
@@ -202,16 +234,18 @@ class RayCluster:
         results: dict[int, R] = {}
         running: dict[Any, int] = {}  # ObjectRef -> task index
         interrupted = False
-        progress: Any = None
+        key = uuid.uuid4().hex  # this run, for the counter and the workers' init
         try:
-            progress = _PROGRESS.options(**self._options).remote()
+            if self._progress is None:
+                self._progress = _PROGRESS.options(**self._options).remote()
+            progress = self._progress
             setup = ray.put((init, initargs))
-            key = uuid.uuid4().hex
             chunk = _chunk.options(**self._options)
             if meter is not None:
                 meter.start()
             queued = iter(enumerate(tasks))
             more = True
+            reading: Any = None  # a read of the counter on its way: the loop never waits for one
             read_at = 0.0
             while len(results) < len(tasks):
                 while more and len(running) < workers:
@@ -228,19 +262,26 @@ class RayCluster:
                 for ref in ready:
                     i = running.pop(ref)
                     results[i] = self._collect(ref)
-                now = time.monotonic()
-                if meter is not None and now - read_at >= _POLL:
-                    meter.update(ray.get(progress.read.remote()))
-                    read_at = now
+                if meter is not None:
+                    if reading is not None and ray.wait([reading], timeout=0)[0]:
+                        meter.update(ray.get(reading))
+                        reading = None
+                    now = time.monotonic()
+                    if reading is None and now - read_at >= _POLL:
+                        reading, read_at = progress.read.remote(key), now
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            for ref in running:  # queued ones are dropped, running ones stopped at once
-                with contextlib.suppress(Exception):  # finished, or the cluster is gone: nothing to stop
-                    ray.cancel(ref, force=True)
-            if progress is not None:
+            if running and not self.owned:
+                # A connection made for the run is closed right after it, and the cluster stops
+                # a departed driver's tasks itself; ray.cancel is only for a connection that
+                # stays (it can crash the driver when a task finishes as it is cancelled).
+                for ref in running:
+                    with contextlib.suppress(Exception):  # finished, or the cluster is gone
+                        ray.cancel(ref, force=True)
+            if self._progress is not None:
                 with contextlib.suppress(Exception):
-                    ray.kill(progress)
+                    self._progress.forget.remote(key)
             if meter is not None:
                 meter.stop()
         done = tuple(sorted(results))
@@ -270,16 +311,19 @@ class RayCluster:
 
 
 class _Progress:
-    """The deals finished so far, added to by every task."""
+    """The deals finished so far in each run, added to by its tasks."""
 
     def __init__(self) -> None:
-        self.done = 0
+        self.done: dict[str, int] = {}
 
-    def add(self, n: int) -> None:
-        self.done += n
+    def add(self, key: str, n: int) -> None:
+        self.done[key] = self.done.get(key, 0) + n
 
-    def read(self) -> int:
-        return self.done
+    def read(self, key: str) -> int:
+        return self.done.get(key, 0)
+
+    def forget(self, key: str) -> None:
+        self.done.pop(key, None)
 
 
 _PROGRESS: Any = ray.remote(num_cpus=0)(_Progress)  # an actor that takes no CPU from the chunks
@@ -289,9 +333,9 @@ class _Sender(runner._Counter):
     """A task's :func:`~rummykit.cli.runner.tick`: adds to the progress actor, a few times a
     second rather than at every deal."""
 
-    def __init__(self, actor: Any) -> None:
+    def __init__(self, actor: Any, key: str) -> None:
         super().__init__()
-        self.actor = actor
+        self.actor, self.key = actor, key
         self.sent_at = time.monotonic()
 
     def add(self, n: int) -> None:
@@ -302,7 +346,7 @@ class _Sender(runner._Counter):
 
     def flush(self) -> None:
         if self.value:
-            self.actor.add.remote(self.value)
+            self.actor.add.remote(self.key, self.value)
             self.value = 0
         self.sent_at = time.monotonic()
 
@@ -331,7 +375,7 @@ def _chunk(
         init, initargs = setup
         init(*initargs)
         _READY = key
-    sender = _Sender(progress)
+    sender = _Sender(progress, key)
     files: list[tuple[str, str]] = []
     runner._COUNTER, runner._SINK = sender, files
     try:
