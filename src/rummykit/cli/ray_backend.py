@@ -20,12 +20,17 @@ Settled here:
   second, so the bar moves deal by deal as with local processes.
 * Files a chunk writes (:func:`~rummykit.cli.runner.write_text`) come back with its result and
   are written by the command, on its own machine.
-* Ctrl-C: every task not yet finished is cancelled (queued ones are dropped, running ones
-  killed at once, ``ray.cancel(force=True)``) and the finished chunks come back, marked
-  interrupted, as with local processes (a terminal's Ctrl-C, which also reaches a local Ray's
-  own processes, included).
-* Ray's own chatter (its log lines, worker output) is kept off stderr, which carries only the
-  progress; an error a chunk raises (a bad bot option) is raised here as itself.
+* Ctrl-C: no task is sent after it, the finished chunks come back, marked interrupted, as with
+  local processes (a terminal's Ctrl-C, which also reaches a local Ray's own processes,
+  included), and the tasks still running stop at once: a connection made for the run is closed
+  as the command ends, and Ray stops the tasks of a driver that has left (a local Ray started
+  for the run is shut down).  ``ray.cancel(force=True)`` stops them only where the connection
+  stays (a program that set Ray up itself): in Ray 2.60 a task finishing just as it is cancelled
+  can abort the driver ("Tried to complete task that was not pending"), about one Ctrl-C in ten
+  here, which would lose the report.
+* Ray's own chatter (its log lines, its core's errors as a stopped run's tasks fail, worker
+  output) is kept off stderr, which carries only the progress; an error a chunk raises (a bad
+  bot option) is raised here as itself.
 """
 
 from __future__ import annotations

@@ -1,0 +1,133 @@
+"""Time ``--ray`` against local processes: the same run, the same figures, three ways.
+
+One simulate run (Nepali, four greedy seats) and one duplicate tournament (greedy against easy,
+two seats), each played
+
+* by local processes (``--workers 2``, the default on two cores);
+* with ``--ray auto`` and no cluster running: the command starts a local Ray and shuts it down;
+* with ``--ray ADDRESS``, joining a local Ray this script keeps running (two CPUs): Ray's cost a
+  task without its start-up.
+
+On one machine this measures Ray's overhead, not its scale: the cores are the same two.  Each
+figure is the best of ``--repeat`` runs of the real command; wall is the whole command (Ray's
+start and shutdown included), in-run the command's own ``seconds`` (the deals alone, after
+connecting).  Every run's figures are checked to be the local runner's.
+
+Run: ``.venv/bin/python benchmarks/ray_bench.py`` (or ``make bench``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from machine import machine_line, write_section
+
+RUN_METADATA = ("seconds", "deals_per_second", "backend", "workers")
+TIMES = ("mean_ms", "median_ms", "p99_ms", "max_ms", "late")
+
+
+def rummykit() -> list[str]:
+    exe = Path(sys.executable).parent / "rummykit"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "rummykit"]
+
+
+def figures(data: dict[str, Any]) -> str:
+    data = dict(data)
+    for key in RUN_METADATA:
+        data.pop(key)
+    data["bots"] = {n: {k: v for k, v in b.items() if k not in TIMES} for n, b in data["bots"].items()}
+    return json.dumps(data, sort_keys=True)
+
+
+def best(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, dict[str, Any]]:
+    """The fastest of ``repeat`` runs: its wall seconds and its report."""
+    out: tuple[float, dict[str, Any]] | None = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        done = subprocess.run([*rummykit(), *argv, "--json"], capture_output=True, text=True, env=env)
+        wall = time.perf_counter() - t0
+        if done.returncode:
+            raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr}")
+        data = json.loads(done.stdout)
+        if out is None or wall < out[0]:
+            out = (wall, data)
+    assert out is not None
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=3000, help="simulate's deals (default 3000)")
+    ap.add_argument("--decks", type=int, default=400, help="the tournament's decks (default 400)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each; the best is kept")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
+    args = ap.parse_args()
+
+    import ray
+
+    simulate = f"simulate --rules nepali --players 4 --bots greedy --deals {args.deals} --seed {args.seed}"
+    tournament = f"tournament --rules nepali --seats 2 --bots greedy,easy --duplicate --deals {args.decks}"
+    runs = [("simulate", simulate.split()), ("tournament", [*tournament.split(), "--seed", str(args.seed)])]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    rows = []
+    for label, argv in runs:
+        local = best([*argv, "--workers", "2"], args.repeat, env)
+        started = best([*argv, "--ray", "auto"], args.repeat, env)
+        ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+        try:
+            address = ray.get_runtime_context().gcs_address
+            joined = best([*argv, "--ray", address], args.repeat, {**env, **os.environ})
+        finally:
+            ray.shutdown()
+        same = figures(local[1]) == figures(started[1]) == figures(joined[1])
+        if not same:
+            raise SystemExit(f"{label}: the figures on Ray differ from the local runner's")
+        for how, (wall, data) in (
+            ("local processes (--workers 2)", local),
+            ("--ray auto (starts a local Ray)", started),
+            ("--ray ADDRESS (a running local Ray)", joined),
+        ):
+            rows.append(
+                f"| {label} | {data['deals']} | {how} | {wall:.2f} s | {data['seconds']:.2f} s | "
+                f"{data['deals'] / data['seconds']:,.0f} | yes |"
+            )
+            print(rows[-1], flush=True)
+    command = (
+        f"python benchmarks/ray_bench.py --deals {args.deals} --decks {args.decks} "
+        f"--repeat {args.repeat} --seed {args.seed}"
+    )
+    body = "\n".join(
+        [
+            "The same run three ways: local processes, `--ray auto` with no cluster running (the",
+            "command starts a local Ray and shuts it down), and `--ray ADDRESS` joining a local Ray",
+            "already running (two CPUs).  Simulate: `rummykit simulate --rules nepali --players 4",
+            f"--bots greedy --deals {args.deals}`; tournament: `rummykit tournament --rules nepali",
+            f"--seats 2 --bots greedy,easy --deals {args.decks} --duplicate`.  This is one machine, so",
+            "what is measured is Ray's overhead, not its scale: the cores are the same two.  Best of",
+            f"{args.repeat} runs; wall: the whole command, Ray's start and shutdown included; in-run:",
+            "the command's own `seconds`, from connecting on; same figures: the report, run metadata",
+            "and decision times apart, is the local runner's.",
+            "",
+            f"Machine: {machine_line()}",
+            f"Command: `{command}`",
+            "",
+            "| run | deals | how | wall time | in-run | deals / second (in-run) | same figures |",
+            "|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+    if not args.no_write:
+        write_section("ray", "Ray against local processes", body)
+
+
+if __name__ == "__main__":
+    main()
