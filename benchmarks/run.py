@@ -13,6 +13,7 @@ BENCHMARKS = [
     "ray_bench.py",
     "bots_bench.py",
     "server_bench.py",
+    "move_bench.py",
     "sheet_bench.py",
     "opening_bench.py",
 ]

@@ -61,6 +61,10 @@ class Server:
             [
                 *(sys.executable, "-m", "rummykit", "serve", "--host", HOST, "--port", str(self.port)),
                 *("--db", f"sqlite:///{self.db}", "--bot-pace", "0"),
+                # one client machine plays every table: no per-client limits, room for every step
+                *("--limit", "table_rate=off", "--limit", "sheet_rate=off"),
+                *("--limit", "sockets_per_client=0", "--limit", "max_tables=10000"),
+                *("--limit", "max_waiting=10000"),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

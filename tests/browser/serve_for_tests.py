@@ -16,6 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from rummykit.server import create_app
+from rummykit.server.limits import ServerLimits
 from rummykit.server.protocol import MAX_SOCKET_BYTES
 from rummykit.server.table import TableOptions
 
@@ -31,7 +32,7 @@ def main() -> None:
         url,
         defaults=TableOptions(bot_pace=0.0, away_time=30.0),
         allow_seed=True,
-        message_rate=None,
+        limits=ServerLimits.lifted(),  # one client (the browser tests) making many tables fast
     )
     uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=MAX_SOCKET_BYTES, log_level="warning")
 

@@ -143,7 +143,15 @@ def test_history_lists_matches_and_a_finished_deal_downloads(server: Server, new
     got = play_by_protocol(server, body, drop_deal=None)
     match_id = got["match"]["match_id"]
     totals = got["view"]["sheet"]["totals_text"]
+    # the history lists the matches this browser holds a link of (nobody else's): a stranger's
+    # browser does not see this one; Asha's does, once she has opened her seat's link
+    stranger = new_page(DESKTOP)
+    stranger.goto(f"{server.base}/history")
+    expect(stranger.locator("body")).to_have_attribute("data-ready", "true")
+    expect(stranger.locator(f'tr[data-match="{match_id}"]')).to_have_count(0)
     page = new_page(DESKTOP)
+    page.goto(f"{server.base}{got['match']['seats'][0]['invite']}")
+    page.wait_for_function("(localStorage.getItem('rummykit.opened') ?? '').length > 2")
     page.goto(f"{server.base}/history")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     row = page.locator(f'tr[data-match="{match_id}"]')

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from rummykit.server import create_app
 from rummykit.server.hub import Live
+from rummykit.server.limits import ServerLimits
 from rummykit.server.table import Table, TableOptions
 
 Msg = dict[str, Any]
@@ -24,12 +25,19 @@ def make_app(
     connect_args: dict[str, str] | None = None,
     *,
     message_rate: tuple[float, float] | None = None,
+    limits: ServerLimits | None = None,
     **options: Any,
 ) -> Starlette:
-    """The server on ``url``; bots move at once, fixed seeds allowed, no rate limit (tests only)."""
+    """The server on ``url``; bots move at once, fixed seeds allowed, no rate limit and no pace
+    floor unless ``limits`` says otherwise (tests only)."""
     defaults = TableOptions(**{"bot_pace": 0.0, "away_time": 30.0, **options})
     return create_app(
-        url, connect_args=connect_args, defaults=defaults, allow_seed=True, message_rate=message_rate
+        url,
+        connect_args=connect_args,
+        defaults=defaults,
+        allow_seed=True,
+        message_rate=message_rate,
+        limits=limits or ServerLimits.lifted(),
     )
 
 

@@ -28,7 +28,7 @@ def client(sqlite_url: str) -> Any:
 
 def test_health_and_options(client: TestClient) -> None:
     health = client.get("/api/health").json()
-    assert health["ok"] and health["protocol"] == 1 and health["database"] == "sqlite"
+    assert health["ok"] and health["protocol"] == 2 and health["database"] == "sqlite"
     options = client.get("/api/options").json()
     assert [p["name"] for p in options["presets"]] == SHOW_PRESETS + TABLE_PRESETS
     assert TABLE_PRESETS == ["rummy40", "remi51"]
@@ -206,16 +206,17 @@ def test_past_matches_and_their_hand_histories(client: TestClient, sqlite_url: s
     # while the match is on, a history would tell the deals to come
     r = client.get(f"/api/matches/{mid}/deals/1/history")
     assert r.status_code == 409 and "still being played" in r.json()["error"]
-    listed = client.get("/api/matches", params={"status": "playing"}).json()["matches"]
+    mine = {"X-Tokens": t["seats"][0]["token"]}  # the list shows the matches your tokens open
+    listed = client.get("/api/matches", params={"status": "playing"}, headers=mine).json()["matches"]
     assert [m["match_id"] for m in listed] == [mid]
     assert listed[0]["names"] == ["Asha", "Bot 2"] and listed[0]["histories"] == []
     drive([me], lambda: phase_of(me) == "over")
     table = live_table(app, mid)  # type: ignore[arg-type]
     for _ in range(100):  # the histories are stored just after the last update is sent
-        if client.get("/api/matches", params={"status": "over"}).json()["matches"]:
+        if client.get("/api/matches", params={"status": "over"}, headers=mine).json()["matches"]:
             break
         time.sleep(0.02)
-    over = client.get("/api/matches", params={"status": "over"}).json()["matches"]
+    over = client.get("/api/matches", params={"status": "over"}, headers=mine).json()["matches"]
     assert [m["match_id"] for m in over] == [mid]
     entry = over[0]
     assert entry["names"] == ["Asha", "Bot 2"] and entry["status"] == "over"

@@ -97,7 +97,7 @@ def truths(table: Table) -> dict[int, DealTruth]:
             by_deal.setdefault(entry.deal, []).append((entry.version, entry.event))
     for d, final in enumerate(table.deals):
         dealt = next(e for e in table.log if e.kind == "dealt" and e.deal == d)
-        seats = tuple(dealt.data["seats"])
+        seats = dealt.seats
         replay = (
             ShowDeal(final.rules, final.seed, dealer=final.dealer, arranger=final.arranger)
             if isinstance(final, ShowDeal)

@@ -20,6 +20,7 @@ RESULT = {"winner", "ending", "turns", "halved", "finish_card", "seats"}
 RESULT_SEAT = {"seat", "status", "won", "charge", "hand_charge", "unhalved", "hand", "groups", "loose"}
 HAND = {"cards", "drawn", "groups", "loose", "aside", "charge", "can_show", "needs", "finishing"}
 LEGAL = {"draw_stock", "draw_pile", "pile_refusal", "drop", "drop_refusal", "throw", "no_throw", "show"}
+LEGAL |= {"actions"}  # protocol 2: every legal action as the message that plays it
 SHEET = {"format", "label", "describe", "names", "rows", "totals", "totals_text", "standings", "rejoins"}
 SHEET |= {"offers", "money", "status_line", "legend", "winners"}
 ROW = {"deal", "dealer", "charges", "statuses", "cells", "row", "row_text", "totals", "totals_text"}
@@ -44,7 +45,7 @@ TABLE_LEGAL = LEGAL | {
 MELD = {"id", "owner", "kind", "cards", "stands_for"}
 METER = {"points", "threshold", "melds", "ready", "waived", "can_open", "why"}
 LEFTOVER = {"cost", "loose", "melds", "layoffs", "owners"}
-EVENT = {"version", "kind", "seat", "deal", "text"}
+EVENT = {"version", "kind", "seat", "deal", "text", "line"}  # protocol 2 added line
 EVENT_FIELDS = {
     "joined": set(),
     "dealt": {"dealer", "first", "seats", "pile_top", "cut", "wild", "stock_count"},  # + own "hand"

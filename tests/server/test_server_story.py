@@ -31,7 +31,7 @@ def test_a_person_plays_a_match_against_bots(sqlite_url: str) -> None:
         first = me.hello(seat_token=t["seats"][0]["token"])
         assert me.welcome == {
             "type": "welcome",
-            "protocol": 1,
+            "protocol": 2,
             "role": "seat",
             "seat": 0,
             "match_id": t["match_id"],
@@ -70,8 +70,9 @@ def test_a_person_plays_a_match_against_bots(sqlite_url: str) -> None:
             "kind": "threw",
             "seat": 0,
             "deal": 1,
-            "text": f"Asha threw {throw}",
+            "text": f"Asha throws {throw}",  # as anyone watching reads it
             "card": throw,
+            "line": ["You throw ", {"card": throw}],  # as Asha does (protocol 2)
         }
         assert threw["view"]["deal"]["pile_top"] == throw and threw["view"]["legal"] is None
         # the bots play: the next seat's draw shows no card to us

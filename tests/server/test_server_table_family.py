@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 import rummykit.server.hub as hub_module
 from rummykit.engine.cards import parse_card
+from rummykit.engine.events import Action
 
 _ids = itertools.count(1)
 
@@ -91,7 +92,8 @@ def test_a_rummy40_story_open_lay_off_swap_put_back_and_every_refusal(
         assert legal["no_throw"] == {"card": "Qs", "reason": reason}
         back = act(me, type="put_back")
         assert [e["kind"] for e in back["events"]] == ["put_back"]
-        assert back["events"][0]["text"] == "Asha put Qs back"
+        assert back["events"][0]["text"] == "Asha puts Qs back"
+        assert back["events"][0]["line"] == ["You put ", {"card": "Qs"}, " back"]
         assert back["view"]["deal"]["pile_top"] == "Qs" and back["view"]["deal"]["phase"] == "draw"
         assert (
             refused(app, mid, me, type="draw", **{"from": "pile"})
@@ -344,8 +346,8 @@ def _table(preset: str, seed: str, players: int = 2) -> Any:
     seats = [SeatInfo(s, f"P{s + 1}", "human") for s in range(players)]
     table = Table("m1", rules, seed, seats, TableOptions())
     for s in range(players):
-        table.commit(s, Intent("join"), 0.0)
-    table.commit(None, Intent("deal"), 0.0)
+        table.commit(s, Intent(step="join"), 0.0)
+    table.commit(None, Intent(step="deal"), 0.0)
     return table
 
 
@@ -362,7 +364,7 @@ def test_the_sheet_marks_a_blocked_deal() -> None:
     table = _table("rummy40", "blocked")
     while table.phase == "playing":
         seat, deal = table.to_play(), table.deal
-        _play(table, seat, Intent("draw stock") if deal.phase == "draw" else Intent("throw", deal.drawn))
+        _play(table, seat, Intent(Action.draw_stock() if deal.phase == "draw" else Action.throw(deal.drawn)))
     view = table.view(0, 0.0)
     result = view["deal"]["result"]
     assert result["ending"] == "blocked" and result["note"] == "blocked"
@@ -386,11 +388,11 @@ def test_the_sheet_marks_hand_rummy(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr,
     )
     table = _table("rummy40", "hr")
-    _play(table, 1, Intent("draw stock"))
+    _play(table, 1, Intent(Action.draw_stock()))
     melds = table.view(1, 0.0)["legal"]["open"]
     assert sorted(len(m) for m in melds) == [3, 3, 4, 4]
     groups = tuple(tuple(parse_card(c) for c in m) for m in melds)
-    _play(table, 1, Intent("open", groups=groups))
+    _play(table, 1, Intent(Action.open(groups)))
     view = table.view(0, 0.0)
     result = view["deal"]["result"]
     assert result["ending"] == "out" and result["doubled"] and result["note"] == "Hand Rummy"
@@ -439,22 +441,24 @@ def test_the_clock_pays_what_the_turn_owes_only_when_it_must(monkeypatch: pytest
     stacking.install({"owed": STORY}, monkeypatch.setattr)
     table = _table("rummy40", "owed")
     c = parse_card
-    _play(table, 1, Intent("draw stock"))
+    _play(table, 1, Intent(Action.draw_stock()))
     _play(
         table,
         1,
         Intent(
-            "open",
-            groups=((c("Ks"), c("Kh"), c("Kd")), (c("5h"), c("6h"), c("7h")), (c("9c"), c("10c"), c("JK"))),
+            Action.open(
+                ((c("Ks"), c("Kh"), c("Kd")), (c("5h"), c("6h"), c("7h")), (c("9c"), c("10c"), c("JK")))
+            )
         ),
     )
-    _play(table, 1, Intent("swap", card=c("Jc"), meld=3))
+    _play(table, 1, Intent(Action.swap(3, c("Jc"))))
     assert table.deal.owed_jokers == 1
     first = table.auto_intent(1)
-    assert first.auto and first.kind in ("lay off", "lay down") and c("JK") in (first.cards or ())
+    assert first.auto and first.action is not None and str(first.action.kind) in ("lay off", "lay down")
+    assert c("JK") in (first.action.cards or ())
     _play(table, 1, first)
     second = table.auto_intent(1)
-    assert second.kind == "throw" and second.auto
+    assert second.action is not None and second.action.kind == "throw" and second.auto
     _play(table, 1, second)
     assert table.to_play() == 0
 
@@ -468,16 +472,16 @@ def test_the_clock_leaves_a_remi_player_the_joker_a_swap_freed(monkeypatch: pyte
     stacking.install({"remi-kept": stack}, monkeypatch.setattr)
     table = _table("remi51", "remi-kept")
     c = parse_card
-    _play(table, 1, Intent("throw", c("2c")))
-    _play(table, 0, Intent("draw stock"))
-    _play(table, 0, Intent("throw", table.deal.drawn))
-    _play(table, 1, Intent("draw stock"))  # 3s
+    _play(table, 1, Intent(Action.throw(c("2c"))))
+    _play(table, 0, Intent(Action.draw_stock()))
+    _play(table, 0, Intent(Action.throw(table.deal.drawn)))
+    _play(table, 1, Intent(Action.draw_stock()))  # 3s
     melds = ((c("Ks"), c("Kh"), c("Kd")), (c("Qs"), c("Qh"), c("Qd")), (c("5h"), c("JK"), c("7h")))
-    _play(table, 1, Intent("open", groups=melds))
-    _play(table, 1, Intent("swap", card=c("6h"), meld=3))
+    _play(table, 1, Intent(Action.open(melds)))
+    _play(table, 1, Intent(Action.swap(3, c("6h"))))
     assert table.deal.owed_jokers == 0 and c("JK") in table.deal.hand(1)
     auto = table.auto_intent(1)
-    assert auto.auto and auto.kind == "throw" and auto.card == c("3s")
+    assert auto.auto and auto.action == Action.throw(c("3s"))
     _play(table, 1, auto)
     assert table.to_play() == 0 and c("JK") in table.deal.hand(1)
 
@@ -492,9 +496,10 @@ def test_the_clock_throws_for_remis_first_player_who_draws_nothing(monkeypatch: 
     table = _table("remi51", "remi-clock")
     assert table.to_play() == 1 and table.deal.phase == "throw" and table.deal.drawn is None
     auto = table.auto_intent(1)
-    assert auto.kind == "throw" and auto.auto and auto.card is not None
-    assert auto.card != parse_card("JK") and table.rules.ace_value == 10
-    assert auto.card in {parse_card(t) for t in ("As", "Ah", "Ad", "Kc", "Qc", "Jc", "10c")}
+    assert auto.action is not None and auto.action.kind == "throw" and auto.auto
+    card = auto.action.card
+    assert card is not None and card != parse_card("JK") and table.rules.ace_value == 10
+    assert card in {parse_card(t) for t in ("As", "Ah", "Ad", "Kc", "Qc", "Jc", "10c")}
     _play(table, 1, auto)
     assert table.to_play() == 0 and not any(e.kind == "opened" for e in table.log)
 

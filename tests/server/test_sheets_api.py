@@ -15,7 +15,7 @@ import pytest
 from server_helpers import make_app, running
 from starlette.testclient import TestClient
 
-from rummykit.server.sheets import EDIT_HEADER
+from rummykit.server.sheets import EDIT_HEADER, EDIT_TOKENS_HEADER
 
 Db = tuple[str, dict[str, str] | None]
 Json = dict[str, Any]
@@ -90,10 +90,11 @@ def new_sheet(client: TestClient, preset: str = "pool101", players: Any = None, 
 
 
 def create_refused(client: TestClient, body: Json) -> str:
-    before = len(client.get("/api/sheets").json()["sheets"])
+    store = client.app.state.store  # type: ignore[attr-defined]
+    before = len(store.sheets(500))
     r = client.post("/api/sheets", json=body)
     assert r.status_code == 400, r.text
-    assert len(client.get("/api/sheets").json()["sheets"]) == before
+    assert len(store.sheets(500)) == before  # nothing was made
     return str(r.json()["error"])
 
 
@@ -143,8 +144,9 @@ def test_a_pool101_sheet_is_made_entered_rejoined_and_won(any_db: Db) -> None:
 
     # the sheet is stored: a new server on the same database lists it and reads it back
     with running(make_app(*any_db)) as client:
-        listed = client.get("/api/sheets").json()["sheets"]
-        assert [s["id"] for s in listed] == [sheet.id]
+        assert client.get("/api/sheets").json()["sheets"] == []  # nobody lists a stranger's sheets
+        listed = client.get("/api/sheets", headers={EDIT_TOKENS_HEADER: sheet.token}).json()["sheets"]
+        assert [s["id"] for s in listed] == [sheet.id] and listed[0]["can_edit"]
         assert listed[0]["title"] == "Friday pool" and listed[0]["deals"] == 4 and listed[0]["over"]
         assert listed[0]["totals_text"] == ["120", "51", "165"]
         assert listed[0]["share"] == sheet.data["links"]["share"]

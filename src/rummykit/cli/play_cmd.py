@@ -41,6 +41,7 @@ from rummykit import bots as bot_registry
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.cli.runner import bots_round_the_table
 from rummykit.engine.match import format_for
+from rummykit.engine.numbers import whole_number
 from rummykit.engine.rules import PRESET_NAMES, Rules, RulesError, get_preset, resolve_rules
 from rummykit.tui.game import Ask, Game, Leave, Settings
 from rummykit.tui.render import table_title
@@ -169,8 +170,9 @@ def _pick(console: Console, ask: Ask, prompt: str, count: int, default: int) -> 
         text = ask(f"{prompt} [{default}] > ").strip()
         if not text:
             return default
-        if text.isdigit() and 1 <= int(text) <= count:
-            return int(text)
+        choice = whole_number(text, 1, count)
+        if choice is not None:
+            return choice
         console.print(Text(f"✗ type a number from 1 to {count}, or Enter for {default}"), highlight=False)
 
 

@@ -42,6 +42,7 @@ from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 import orjson
 
 from rummykit.cli.arrange_cmd import InputError
+from rummykit.engine.numbers import ascii_whole
 
 __all__ = [
     "INTERRUPTED",
@@ -480,10 +481,9 @@ def bots_round_the_table(text: str, seats: int, known: Sequence[str]) -> tuple[s
 
 def whole_number(text: str, option: str, least: int = 1) -> int:
     """An option's whole number, at least ``least``, or an :class:`InputError` naming it."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"{option} takes a whole number, not {text!r}") from None
+    value = ascii_whole(text.strip())
+    if value is None:
+        raise InputError(f"{option} takes a whole number, not {text!r}")
     if value < least:
         raise InputError(f"{option} must be at least {least}, not {value}")
     return value

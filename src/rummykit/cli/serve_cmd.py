@@ -38,6 +38,14 @@ def add_parser(commands: Any) -> None:
         default=0.8,
         help="how long a bot takes over a move, before its jitter (default 0.8; 0: at once)",
     )
+    p.add_argument(
+        "--limit",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="change one of the server's limits (docs/protocol.md, Limits), e.g. max_tables=2000, "
+        "table_rate=off, client_header=x-forwarded-for behind a proxy you trust",
+    )
     p.set_defaults(run=run)
 
 
@@ -73,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from rummykit.server import create_app
+    from rummykit.server.limits import ServerLimits
     from rummykit.server.protocol import MAX_SOCKET_BYTES
     from rummykit.storage import StoreError
 
@@ -83,13 +92,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummykit serve: --bot-pace {args.bot_pace:g}: expected 0 to 30 seconds", file=sys.stderr)
         return 2
     try:
+        limits = ServerLimits().with_settings(args.limit)
+    except ValueError as e:
+        print(f"rummykit serve: --limit: {e}", file=sys.stderr)
+        return 2
+    try:
         sock = listen(args.host, args.port)
     except ListenError as e:
         print(f"rummykit serve: {e}", file=sys.stderr)
         return 2
     with sock:
         try:
-            app = create_app(args.db, bot_pace=args.bot_pace, freeze_gc=True)
+            app = create_app(args.db, bot_pace=args.bot_pace, freeze_gc=True, limits=limits)
         except StoreError as e:
             print(f"rummykit serve: {e}", file=sys.stderr)
             return 2

@@ -34,6 +34,7 @@ import orjson
 
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
 from rummykit.engine.match import DealEntry, DealRow, Match
+from rummykit.engine.numbers import ascii_whole
 from rummykit.engine.rules import SETTING_NAMES, get_preset, parse_set_option
 from rummykit.sheet import entry, sheet_html, sheet_pdf, sheet_text, sheet_view
 from rummykit.sheet.entry import HOW_TO_ENTER, LETTERS, SHEET_KIND, EntryError, split_entries, status_text
@@ -291,8 +292,9 @@ def _new_match(args: argparse.Namespace) -> Match:
     rules = entry.sheet_defaults(rules, changed)
     text = args.players.strip()
     players: list[str] | int
-    if text.isdigit():
-        players = int(text)
+    count = ascii_whole(text)
+    if count is not None:
+        players = count
     else:
         players = [name.strip() for name in text.split(",")]
         if any(not name for name in players):

@@ -225,6 +225,8 @@ class Deal(ABC):
         self._rebuilds = 0
         self._events: list[Event] = []
         self.result: DealResult | None = None
+        # The public view, made once an event: every change of a deal's state is an event.
+        self._public_view: tuple[int, SpectatorView] | None = None
 
         limit = rules.turn_limit
         if limit is not None and limit <= turn_cap:
@@ -388,7 +390,11 @@ class Deal(ABC):
     def view(self, seat: int | None) -> SeatView | SpectatorView: ...
     def view(self, seat: int | None) -> SeatView | SpectatorView:
         """What ``seat`` may know now (``None``: a spectator, who sees no hand at all)."""
-        return spectator_view(self) if seat is None else seat_view(self, seat)
+        key = len(self._events)
+        cached = self._public_view
+        if cached is None or cached[0] != key:
+            cached = self._public_view = (key, spectator_view(self))
+        return cached[1] if seat is None else seat_view(self, seat, public=cached[1])
 
     def fingerprint(self) -> tuple[object, ...]:
         """Every piece of state, for tests that check an action changed nothing."""

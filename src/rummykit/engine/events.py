@@ -153,22 +153,13 @@ class Action:
         return _PUT_BACK
 
     def __str__(self) -> str:
-        kind = self.kind
-        if kind is ActionKind.OPEN:
-            return f"open {_groups_text(self.groups or ())}"
-        if kind is ActionKind.LAY_DOWN:
-            return f"lay down {format_cards(self.cards or ())}"
-        if kind is ActionKind.LAY_OFF:
-            return f"lay off {self.meld} {format_cards(self.cards or ())}"
-        if kind is ActionKind.SWAP:
-            return f"swap {self.meld} {format_card(self.card) if self.card is not None else '?'}"
-        if self.card is None:
-            return str(self.kind)
-        text = f"{self.kind} {format_card(self.card)}"
-        shown = self.groups if self.groups is not None else self.layout
-        if shown is not None:
-            text += ": " + _groups_text(shown)
-        return text
+        """The action in the notation of :mod:`rummykit.engine.notation` (a history's line)."""
+        from rummykit.engine.notation import to_text  # notation reads actions: imported when used
+
+        try:
+            return to_text(self)
+        except ValueError:  # an action missing its card: say what it is anyway
+            return f"{self.kind} (no card)"
 
 
 _DROP = Action(ActionKind.DROP)
@@ -355,7 +346,9 @@ class DrewStock(Event):
         return self.card is None
 
     def seen_by(self, viewer: int | None) -> DrewStock:
-        return self if viewer == self.seat or self.card is None else replace(self, card=None)
+        if viewer == self.seat or self.card is None:
+            return self
+        return DrewStock(seq=self.seq, seat=self.seat, card=None)  # (asked for every viewer: no replace())
 
     @property
     def action(self) -> Action:

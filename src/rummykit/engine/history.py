@@ -879,7 +879,7 @@ def load(text: str) -> History:
         if not _skip(lines[i]):
             if any(kind.pattern.fullmatch(line) for kind in _DEALS):
                 break
-            if line[0].isdigit():
+            if line[0] in "0123456789":
                 raise HistoryError(i + 1, f"expected the deal line ('0 deal ...') first, not {line!r}")
             header.read(i + 1, line)
         i += 1

@@ -977,7 +977,9 @@ class Match:
         ``first_dealer`` deals the first deal."""
         count = (len(names) if names is not None else rules.players) if players is None else players
         if names is None:
-            names = [f"seat {seat + 1}" for seat in range(count if _is_int(count) else 0)]
+            # no names made for a count out of range: the constructor refuses it in words
+            fits = _is_int(count) and MIN_SEATS <= count <= MAX_SEATS
+            names = [f"seat {seat + 1}" for seat in range(count if fits else 0)]
         return cls(rules, count, names, first_dealer)
 
     # -- replay ---------------------------------------------------------------------------------

@@ -617,11 +617,25 @@ class _OpeningSearch:
         raise AssertionError("the opening search could not retrace its best layout")
 
 
-def _opening_layouts(
-    hand: Sequence[int], rules: GroupRules, must_include: int | None
-) -> list[tuple[int, int, int, list[tuple[int, ...]]]]:
+_Layouts = tuple[tuple[int, int, int, tuple[tuple[int, ...], ...]], ...]
+
+
+def _opening_layouts(hand: Sequence[int], rules: GroupRules, must_include: int | None) -> _Layouts:
     """The best layout for each leftover bucket: (bucket, points, cards, melds)."""
-    cfg = _cfg(rules)
+    # A turn asks this of the same hand three times (the legal actions' opening, the Opening
+    # meter's points and its opening), so answers are kept: the hand's order does not matter.
+    return _layouts(tuple(sorted(hand)), _cfg(rules), must_include)
+
+
+@lru_cache(maxsize=4096)
+def _layouts(hand: tuple[int, ...], cfg: _Cfg, must_include: int | None) -> _Layouts:
+    found = _search_layouts(hand, cfg, must_include)
+    return tuple((b, pts, laid, tuple(melds)) for b, pts, laid, melds in found)
+
+
+def _search_layouts(
+    hand: Sequence[int], cfg: _Cfg, must_include: int | None
+) -> list[tuple[int, int, int, list[tuple[int, ...]]]]:
     counts, jokers = _counts_of(hand)
     if must_include is not None and must_include != JOKER and not counts[must_include]:
         raise ValueError(f"{format_card(must_include)} is not in the hand")

@@ -17,8 +17,9 @@ show family leaves them empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import TYPE_CHECKING, Final
 
 from rummykit.engine.events import Action, DealResult, Phase, SeatStatus, TableMeld
 from rummykit.engine.rules import Rules
@@ -140,17 +141,32 @@ def spectator_view(deal: Deal) -> SpectatorView:
     return SpectatorView(*_public(deal), **_table(deal))  # type: ignore[arg-type]
 
 
-def seat_view(deal: Deal, seat: int) -> SeatView:
-    """The view of ``seat``."""
+_POSITIONAL: Final = attrgetter(*(f.name for f in fields(SpectatorView) if not f.kw_only))
+
+
+def _fields_of(view: SpectatorView) -> _Public:
+    """A view's public fields, in :class:`SpectatorView`'s order."""
+    fields_: _Public = _POSITIONAL(view)
+    return fields_
+
+
+def seat_view(deal: Deal, seat: int, *, public: SpectatorView | None = None) -> SeatView:
+    """The view of ``seat``; ``public``: the deal's spectator view as it stands now, to build on
+    (the deal passes its own, made once a state)."""
     if not 0 <= seat < deal.players:
         raise ValueError(f"no seat {seat} at this table (seats 0 to {deal.players - 1})")
     mine = deal.to_play == seat
+    if public is None:
+        public = spectator_view(deal)
     return SeatView(
-        *_public(deal),
+        *_fields_of(public),
         seat=seat,
         hand=deal.hand(seat),
         drawn=deal.drawn if mine else None,
         drop_cost=deal.drop_cost(seat),
         legal=tuple(deal.legal_actions(seat)) if mine else (),
-        **_table(deal),  # type: ignore[arg-type]
+        melds=public.melds,
+        opened=public.opened,
+        pile_due=public.pile_due,
+        owed_jokers=public.owed_jokers,
     )

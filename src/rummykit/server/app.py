@@ -8,13 +8,13 @@ everything on the way out.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
 
-import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -22,17 +22,26 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from rummykit.server.hub import Hub, Live
+from rummykit.server.hub import Busy, Hub, Live, TableGone
+from rummykit.server.limits import (
+    HttpRefusal,
+    RateLimiter,
+    ServerLimits,
+    client_address,
+    read_json,
+    token_list,
+)
 from rummykit.server.lobby import options_json, parse_new_table
-from rummykit.server.protocol import PROTOCOL_VERSION, Refusal
+from rummykit.server.protocol import PROTOCOL_VERSION, Refusal, plain_id, whole_number
 from rummykit.server.sheets import sheet_routes
 from rummykit.server.table import TableOptions
 from rummykit.storage import MatchRow, Store, StoreError
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "TOKENS_HEADER", "create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
-MAX_BODY: Final = 16 * 1024
+TOKENS_HEADER: Final = "X-Tokens"  # the seat and watch tokens a listing of matches is for
+_UNSET: Final[Any] = object()
 PAGES: Final = {
     "table": "table.html",
     "watch": "watch.html",
@@ -41,12 +50,21 @@ PAGES: Final = {
 }
 
 
+_PRIVATE: Final = {"Cache-Control": "no-store", "Vary": TOKENS_HEADER}
+
+
 def _error(status: int, reason: str, expected: str | None = None, got: str | None = None) -> JSONResponse:
     return JSONResponse({"error": reason, "expected": expected, "got": got}, status_code=status)
 
 
-def _refused(e: Refusal, status: int = 400) -> JSONResponse:
+def _refused(e: Refusal, status: int = 400) -> Response:
+    if isinstance(e, Busy):
+        return HttpRefusal(503, e.reason, e.expected, e.got, retry_after=e.retry_after).response()
     return _error(status, e.reason, e.expected, e.got)
+
+
+def _gone(e: TableGone) -> JSONResponse:
+    return _error(410, e.reason, "a new table from the lobby", e.match_id)
 
 
 def create_app(
@@ -56,21 +74,29 @@ def create_app(
     bot_pace: float = 0.8,
     defaults: TableOptions | None = None,
     allow_seed: bool = False,
-    message_rate: tuple[float, float] | None = (200.0, 100.0),
+    message_rate: tuple[float, float] | None = _UNSET,
     freeze_gc: bool = False,
+    limits: ServerLimits | None = None,
 ) -> Starlette:
     """The table server on the database at ``database_url`` (default: ``RUMMYKIT_DATABASE_URL`` or
     ``sqlite:///rummykit.db``).  ``bot_pace`` is the default seconds a bot takes for a move;
     ``allow_seed`` lets a request fix the deals' seed (tests and benchmarks only: whoever knows
-    the seed knows every card).  ``message_rate`` is each socket's allowance, (burst, messages a
-    second); ``None`` lifts it (tests and benchmarks whose clients play faster than people).
+    the seed knows every card).  ``limits`` bound what any one client may ask (sizes, rates,
+    tables, hints: :class:`~rummykit.server.limits.ServerLimits`, its defaults when not given);
+    ``message_rate``, when given, replaces its ``message_rate``: each socket's allowance, (burst,
+    messages a second), ``None`` lifting it (tests and benchmarks whose clients play faster
+    than people).
     ``freeze_gc`` (for a process that only serves, as ``rummykit serve``) moves everything alive
     once the matches are restored out of the cyclic collector's reach: its full passes then
     walk only what play creates, which keeps them short (they stall every table while they
     run)."""
+    limits = limits or ServerLimits()
+    if message_rate is not _UNSET:
+        limits = dataclasses.replace(limits, message_rate=message_rate)
     store = Store(database_url, connect_args=connect_args)
     options = defaults or TableOptions(bot_pace=bot_pace)
-    hub = Hub(store, defaults=options, allow_seed=allow_seed, message_rate=message_rate)
+    hub = Hub(store, defaults=options, allow_seed=allow_seed, limits=limits)
+    creations = RateLimiter(limits.table_rate)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -86,12 +112,14 @@ def create_app(
 
     async def live_or_404(request: Request) -> Live | Response:
         match_id = request.path_params["match_id"]
-        if not (1 <= len(match_id) <= 32 and match_id.isalnum()):
+        if not plain_id(match_id):
             return _error(404, f"no match {match_id[:40]!r}", "a match id", match_id[:40])
         try:
             live = await hub.load(match_id)
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
+        except TableGone as e:
+            return _gone(e)
         if live is None:
             return _error(
                 404, f"no match {match_id!r}", "a match id from a link or the history page", match_id
@@ -112,21 +140,29 @@ def create_app(
         return JSONResponse(options_json(hub.defaults))
 
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(
-                413, f"the body is {len(body)} bytes", f"at most {MAX_BODY} bytes", f"{len(body)} bytes"
-            )
+        wait = creations.take(client_address(request, limits.client_header))
+        if wait:
+            return HttpRefusal(
+                429,
+                "too many new tables from your address",
+                f"at most {limits.table_rate[0]:g} at once, then one every {1 / limits.table_rate[1]:g} s"
+                if limits.table_rate
+                else None,
+                "another new table",
+                retry_after=wait,
+            ).response()
         try:
-            data = orjson.loads(body) if body.strip() else {}
-        except orjson.JSONDecodeError as e:
-            return _error(400, f"not JSON: {e}", "a JSON object", "text that is not JSON")
+            data = await read_json(request, limits)
+        except HttpRefusal as e:
+            return e.response()
         try:
-            new = parse_new_table(data, hub.defaults, allow_seed=hub.allow_seed)
+            new = parse_new_table(data, hub.defaults, allow_seed=hub.allow_seed, limits=limits)
         except Refusal as e:
             return _refused(e)
         try:
             live, tokens = await hub.create(new)
+        except Busy as e:
+            return _refused(e)
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
         table = live.table
@@ -189,20 +225,26 @@ def create_app(
         }
 
     async def matches(request: Request) -> Response:
+        """The matches the tokens in the ``X-Tokens`` header open (a seat's, or a watch link's):
+        nobody lists anyone else's matches."""
         status = request.query_params.get("status", "all")
-        if status not in ("all", "over", "playing"):
+        if status not in ("all", "over", "playing", "evicted"):
             return _error(400, f"unknown status {status[:20]!r}", "over, playing or all", status[:20])
+        raw = request.query_params.get("limit", "50")
+        limit = whole_number(raw, 1, 500)
+        if limit is None:
+            return _error(400, "limit is a whole number from 1 to 500", "limit=1 to 500", raw[:20])
         try:
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            return _error(400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit"))
-        limit = max(1, min(limit, 500))
+            tokens = token_list(request, TOKENS_HEADER, limits)
+        except HttpRefusal as e:
+            return e.response()
         try:
-            rows = await asyncio.to_thread(store.recent_matches, 500 if status != "all" else limit)
+            rows = await asyncio.to_thread(
+                store.matches_for_tokens, tokens, status=None if status == "all" else status, limit=limit
+            )
         except StoreError as e:
             return _error(503, f"the database failed: {e}")
-        chosen = [entry(r) for r in rows if status == "all" or r.status == status][:limit]
-        return JSONResponse({"matches": chosen})
+        return JSONResponse({"matches": [entry(r) for r in rows]}, headers=_PRIVATE)
 
     async def match_detail(request: Request) -> Response:
         found = await live_or_404(request)
@@ -232,9 +274,9 @@ def create_app(
             return found
         table = found.table
         raw = request.path_params["n"]
-        if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+        n = whole_number(raw, 1, 10_000)
+        if n is None:
             return _error(400, "deals are counted from 1", "a deal number", raw[:20])
-        n = int(raw)
         if table.phase != "over":
             return _error(
                 409,
@@ -278,7 +320,7 @@ def create_app(
         Route("/t/{match_id}", page("table")),
         Route("/watch/{match_id}", page("watch")),
         Route("/history", page("history")),
-        *sheet_routes(store),
+        *sheet_routes(store, limits),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

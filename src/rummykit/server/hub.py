@@ -9,12 +9,20 @@ Each socket has an outbound queue and a writer task, so a slow client never hold
 a client that falls :data:`MAX_QUEUE` messages behind is disconnected (it reconnects and catches
 up).  Each table has one driver task that sleeps until the table's next :class:`~Step` (a bot's
 move after its pace, an away seat's deadline, the next deal) or until something changes.
+
+What any one client can make the hub do is bounded by :class:`~rummykit.server.limits.ServerLimits`:
+how many tables are in memory (a table waiting for players nobody has open is closed after a
+while, or first when room is needed; its state stays in the store, marked ``evicted``), how fast
+a table plays while no human seat is connected, how many sockets one client holds and how fast
+each one talks, and hints: one search per seat and version, in a pool of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -29,9 +37,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
 from rummykit.bots.hint import hint
-from rummykit.engine.events import Action, ActionKind
 from rummykit.engine.history import dump as dump_history
+from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules, RulesError, get_preset, stored_rules
+from rummykit.engine.words import action_words, plain
+from rummykit.server.limits import ServerLimits, client_address
 from rummykit.server.lobby import NewTable, table_bot_names
 from rummykit.server.protocol import (
     HELLO_TIMEOUT,
@@ -40,15 +50,15 @@ from rummykit.server.protocol import (
     ConnState,
     Message,
     Refusal,
-    card_text,
-    cards_text,
     dumps,
     parse_message,
+    peek_id,
+    plain_id,
 )
 from rummykit.server.table import Entry, Intent, SeatInfo, Step, Table, TableOptions
 from rummykit.storage import NewSeat, SeatRow, Store, StoreError, hash_token
 
-__all__ = ["CATCHUP_LIMIT", "MAX_QUEUE", "Conn", "Hub", "Live"]
+__all__ = ["CATCHUP_LIMIT", "MAX_QUEUE", "Busy", "Conn", "Hub", "Live", "TableGone"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -59,6 +69,26 @@ CATCHUP_LIMIT: Final = 500  # missed events sent as an update; more, and the cli
 FAST_BOTS: Final = frozenset({"random", "greedy", "easy"})
 RATE: Final = (200.0, 100.0)  # a socket's message bucket: burst, refill per second (people never come close)
 KEEP_OVER: Final = 100  # finished tables kept in memory with nobody watching
+EVICTED: Final = "evicted"  # a match's status in the store once the hub closed it unplayed
+CLOSE_EVICTED: Final = 4410  # the close code for a socket to a table the hub closed
+
+
+class Busy(Refusal):
+    """The server has no room for this now (too many tables, hints or PDFs at once): try again
+    after ``retry_after`` seconds.  The HTTP API answers 503 with ``Retry-After``."""
+
+    def __init__(self, reason: str, expected: str | None, retry_after: float) -> None:
+        super().__init__(reason, expected, None)
+        self.retry_after = retry_after
+
+
+class TableGone(Exception):
+    """The match exists but the hub closed it (see :meth:`Hub.evict`): ``reason`` says why."""
+
+    def __init__(self, match_id: str, reason: str) -> None:
+        super().__init__(reason)
+        self.match_id = match_id
+        self.reason = reason
 
 
 def _now() -> float:
@@ -98,6 +128,10 @@ class Conn:
             self.queue.put_nowait(None)
 
     def error(self, refusal: Refusal, msg_id: str | int | None = None) -> None:
+        """Send ``refusal`` to this client, with the id of the message it answers (``msg_id``, or
+        the one :func:`parse_message` read before it refused the message)."""
+        if msg_id is None:
+            msg_id = refusal.msg_id
         live = self.live
         out: dict[str, Any] = {
             "type": "error",
@@ -151,6 +185,14 @@ class Live:
     players: dict[int, Player] = field(default_factory=dict)
     rematch_watch: str | None = None
     driver: asyncio.Task[None] | None = None
+    born: float = field(default_factory=_now)  # when it was loaded
+    idle_since: float | None = field(default_factory=_now)  # since no socket is open (None: one is)
+    closed: str | None = None  # why the hub closed this table (it is no longer in Hub.tables)
+    hints: dict[tuple[int, int], asyncio.Task[dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def bots_only(self) -> bool:
+        return not self.table.humans()
 
 
 class Hub:
@@ -162,10 +204,11 @@ class Hub:
         *,
         defaults: TableOptions | None = None,
         allow_seed: bool = False,
-        message_rate: tuple[float, float] | None = RATE,
+        limits: ServerLimits | None = None,
     ) -> None:
         self.store = store
-        self.message_rate = message_rate
+        self.limits = limits or ServerLimits()
+        self.message_rate = self.limits.message_rate
         # Writes go through one thread on SQLite: it takes one writer at a time anyway, and
         # threads queueing on its lock sleep in whole milliseconds.  PostgreSQL takes several.
         sqlite = store.engine.dialect.name == "sqlite"
@@ -176,6 +219,13 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._creating = asyncio.Lock()  # room is made and a table added as one step
+        self._sockets: collections.Counter[str] = collections.Counter()  # open sockets per client
+        # Hints search for up to a quarter of a second each: they get threads of their own, so
+        # a flood of them queues here, not in front of the bots' moves and the store's reads.
+        self._hint_pool = ThreadPoolExecutor(self.limits.hint_workers, thread_name_prefix="rummykit-hint")
+        self._hints_pending = 0
+        self.counts: collections.Counter[str] = collections.Counter()  # work done: hint searches, evictions
 
     # ---- life cycle ----------------------------------------------------------------------------
 
@@ -204,6 +254,7 @@ class Hub:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
         self._writer.shutdown(wait=True)
+        self._hint_pool.shutdown(wait=False, cancel_futures=True)
 
     async def _write(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a store write on the writer thread(s)."""
@@ -235,27 +286,31 @@ class Hub:
     # ---- tables --------------------------------------------------------------------------------
 
     async def create(self, new: NewTable) -> tuple[Live, list[str]]:
-        """A new table in the store and in memory; returns it and each human seat's secret token."""
+        """A new table in the store and in memory; returns it and each human seat's secret token.
+        :class:`Busy` when there is no room for it (see :meth:`make_room`)."""
         seed = new.seed if new.seed is not None else secrets.token_hex(8)
         seats = [NewSeat(s.name, s.kind, s.bot) for s in new.seats]
-        row, tokens = await self._write(
-            lambda: self.store.create_match(
-                preset=new.preset,
-                settings=new.rules.settings(),
-                seed=seed,
-                seats=seats,
-                title=new.title,
-                options=new.options.to_dict(),
+        async with self._creating:
+            await self.make_room(waiting=any(s.kind == "human" for s in new.seats))
+            row, tokens = await self._write(
+                lambda: self.store.create_match(
+                    preset=new.preset,
+                    settings=new.rules.settings(),
+                    seed=seed,
+                    seats=seats,
+                    title=new.title,
+                    options=new.options.to_dict(),
+                )
             )
-        )
-        live = await self.load(row.id)
+            live = await self.load(row.id)
         assert live is not None
         summary = self._summary(live.table)  # the listing names the seats from the start
         await self._write(lambda: self.store.update_match(row.id, summary=summary))
         return live, tokens
 
     async def load(self, match_id: str) -> Live | None:
-        """The table of ``match_id``, rebuilt from the store if it is not in memory."""
+        """The table of ``match_id``, rebuilt from the store if it is not in memory; ``None`` if
+        there is no such match, :class:`TableGone` if the hub closed it."""
         live = self.tables.get(match_id)
         if live is not None:
             return live
@@ -280,6 +335,8 @@ class Hub:
         row = self.store.match(match_id)
         if row is None:
             return None
+        if row.status == EVICTED:
+            raise TableGone(match_id, str((row.summary or {}).get("closed") or "this table was closed"))
         seats = [SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash) for s in self.store.seats(match_id)]
         broken: str | None = None
         try:
@@ -342,7 +399,7 @@ class Hub:
     def _history(self, table: Table, n: int) -> str:
         """Deal ``n``'s hand history, its seats named as at the table (a finished deal: it no
         longer changes, so any thread may read it)."""
-        seats = next(e.data["seats"] for e in table.log if e.kind == "dealt" and e.deal == n)
+        seats = next(e.seats for e in table.log if e.kind == "dealt" and e.deal == n)
         names = [table.names[s] for s in seats]
         return dump_history(table.deals[n], names=names, match={"id": table.match_id, "deal": n + 1})
 
@@ -367,6 +424,91 @@ class Hub:
             if live.driver is not None:
                 live.driver.cancel()
 
+    def _active(self) -> list[Live]:
+        return [live for live in self.tables.values() if live.table.phase not in ("over", "broken")]
+
+    async def make_room(self, *, waiting: bool) -> None:
+        """Room for one more table (``waiting``: one that will wait for its players) under
+        ``max_tables`` and ``max_waiting``: close the table that has waited longest with no
+        socket open, else (for ``max_tables``) the oldest table of bots only that nobody
+        watches, else the table everyone left longest ago (more than ``waiting_timeout``: it
+        plays on by itself, for nobody).  A table with a person at it is never closed: with
+        none to close, :class:`Busy`."""
+        limits = self.limits
+        active = self._active()
+        full = len(active) >= limits.max_tables
+        waiting_full = waiting and sum(live.table.phase == "waiting" for live in active) >= limits.max_waiting
+        if not (full or waiting_full):
+            return
+        idle = [live for live in active if live.table.phase == "waiting" and not live.conns]
+        victim = min(idle, key=lambda live: live.idle_since or 0.0, default=None)
+        why = "to make room for a new table: it had waited longest for its players"
+        if victim is None and full:
+            bots = [live for live in active if live.bots_only and not live.conns]
+            victim = min(bots, key=lambda live: live.born, default=None)
+            why = "to make room for a new table: it was the oldest table of bots only, with nobody watching"
+        if victim is None and full:
+            since = _now() - limits.waiting_timeout
+            left = [live for live in active if not live.conns and (live.idle_since or since) < since]
+            victim = min(left, key=lambda live: live.idle_since or 0.0, default=None)
+            why = (
+                f"to make room for a new table: everyone had left it more than "
+                f"{_duration(limits.waiting_timeout)} before"
+            )
+        if victim is None:
+            what = "tables" if full else "tables waiting for their players"
+            raise Busy(
+                f"the server is full: {limits.max_tables if full else limits.max_waiting} {what} are open",
+                "try again in a minute",
+                60.0,
+            )
+        await self.evict(victim, why)
+
+    async def evict(self, live: Live, why: str) -> None:
+        """Close a table that is not being played: out of memory, its sockets closed (4410), its
+        state kept in the store with status ``evicted`` and the reason, which its link then tells."""
+        table = live.table
+        if live.closed is not None:
+            return
+        reason = f"this table was closed {why}"
+        live.closed = reason
+        self.tables.pop(table.match_id, None)
+        self.counts["evicted"] += 1
+        log.info("match %s: %s", table.match_id, reason)
+        for conn in list(live.conns):
+            conn.error(Refusal(reason, "a new table from the lobby", None))
+            conn.close(CLOSE_EVICTED)
+        if live.driver is not None and live.driver is not asyncio.current_task():
+            live.driver.cancel()
+        summary = {**self._summary(table), "closed": reason}
+        try:
+            await self._write(
+                lambda: self.store.update_match(table.match_id, status=EVICTED, summary=summary)
+            )
+        except StoreError:
+            log.exception("match %s: its eviction was not stored", table.match_id)
+
+    def _idle_wait(self, live: Live) -> float | None:
+        """Seconds until a waiting table nobody has open times out (``None``: it does not)."""
+        if live.table.phase != "waiting" or live.conns or live.idle_since is None:
+            return None
+        return live.idle_since + self.limits.waiting_timeout - _now()
+
+    def _paced(self, live: Live, step: Step) -> Step:
+        """``step`` no sooner than ``bot_min_pace`` after the table's last change while no human
+        seat is connected (a table of bots only, or everyone away): such a table is nobody's
+        game to wait for, and it must not take the server's time as fast as it can move."""
+        pace = self.limits.bot_min_pace
+        table = live.table
+        if pace <= 0 or any(table.connected[s] for s in table.humans()):
+            return step
+        floor = table.changed_at + pace
+        if step.due >= floor:
+            return step
+        # a bot starts thinking at the floor too: the driver's wait for it ends when someone
+        # comes back, where a bot's pause, once it is thinking, would not
+        return dataclasses.replace(step, due=floor, not_before=max(step.not_before, floor))
+
     def _start(self, live: Live) -> None:
         if live.driver is None and not self._closing:
             live.driver = asyncio.get_running_loop().create_task(self._drive(live))
@@ -385,7 +527,7 @@ class Hub:
         """Check, store, commit and send one intent.  The caller holds ``live.lock``."""
         table = live.table
         table.check(seat, intent)
-        deal_no = len(table.deals) - (0 if intent.kind == "deal" else 1)
+        deal_no = len(table.deals) - (0 if intent.step == "deal" else 1)
         try:
             await self._write(
                 self.store.append_action,
@@ -396,7 +538,7 @@ class Hub:
                 intent.payload(),
             )
         except StoreError as e:
-            raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.kind) from None
+            raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.words) from None
         entries = table.commit(seat, intent, _now())
         self._fan_out(live, entries, origin, msg_id)
         self._observe(live, entries)
@@ -491,17 +633,24 @@ class Hub:
 
     async def _drive(self, live: Live) -> None:
         table = live.table
-        while True:
+        while not self._closing:  # (so a stop ends it even had a wake swallowed its cancel)
             live.wake.clear()
             step = table.next_step(_now())
             if step is None:
-                await live.wake.wait()
-                continue
+                idle = self._idle_wait(live)
+                if idle is None:
+                    await live.wake.wait()
+                    continue
+                if idle > 0:
+                    await _woken(live, idle)
+                    continue  # woken, or time is up: look again
+                waited = _duration(self.limits.waiting_timeout)
+                await self.evict(live, f"after waiting {waited} for its players with nobody at it")
+                return
+            step = self._paced(live, step)
             delay = step.due - _now()
-            if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.wake.wait(), delay)
-                    continue  # something changed: think again
+            if delay > 0 and await _woken(live, delay):
+                continue  # something changed: think again
             try:
                 await self._perform(live, step)
             except asyncio.CancelledError:
@@ -528,9 +677,9 @@ class Hub:
             if table.version != step.version:
                 return
             if step.kind == "deal":
-                await self.play(live, None, Intent("deal"))
+                await self.play(live, None, Intent(step="deal"))
             elif step.kind == "bot_rejoin":
-                await self.play(live, seat, Intent("rejoin"))
+                await self.play(live, seat, Intent(step="rejoin"))
             elif step.kind == "auto":
                 assert seat is not None
                 await self.play(live, seat, table.auto_intent(seat))
@@ -577,8 +726,26 @@ class Hub:
         await ws.accept()
         conn = Conn(ws, self.message_rate)
         writer = asyncio.get_running_loop().create_task(conn.writer())
+        client = client_address(ws, self.limits.client_header)
+        most = self.limits.sockets_per_client
+        self._sockets[client] += 1
         try:
-            live = await self.load(match_id) if _plausible_id(match_id) else None
+            if most and self._sockets[client] > most:
+                conn.error(
+                    Refusal(
+                        "too many connections from your address",
+                        f"at most {most} open at once: close some tables' windows",
+                        f"{self._sockets[client]} connections",
+                    )
+                )
+                conn.close(1013)  # try again later
+                return
+            try:
+                live = await self.load(match_id) if plain_id(match_id) else None
+            except TableGone as gone:
+                conn.error(Refusal(gone.reason, "a new table from the lobby", match_id))
+                conn.close(CLOSE_EVICTED)
+                return
             if live is None:
                 conn.error(Refusal(f"no match {match_id[:40]!r} here", "a table's link", match_id[:40]))
                 conn.close(4404)
@@ -598,6 +765,9 @@ class Hub:
         finally:
             # Plain code, no await: this runs even when the connection's task is being cancelled.
             self._detach(conn)
+            self._sockets[client] -= 1
+            if self._sockets[client] <= 0:
+                del self._sockets[client]
             conn.state = ConnState.CLOSED
             if conn.close_code is None:
                 conn.close(1000)
@@ -620,8 +790,12 @@ class Hub:
                 return False
             if message["type"] == "websocket.disconnect":
                 return False
+            text = message.get("text")
+            if not conn.take_token():  # before hello too: a socket that never says hello is no cheaper
+                conn.error(self._too_fast(conn), peek_id(text))
+                continue
             try:
-                msg = parse_message(message.get("text"))
+                msg = parse_message(text)
             except Refusal as e:
                 conn.error(e)
                 continue
@@ -653,6 +827,11 @@ class Hub:
         view, and the seat's first join."""
         async with live.lock:
             table = live.table
+            if live.closed is not None:  # closed while this hello was on its way
+                conn.error(Refusal(live.closed, "a new table from the lobby", "hello"))
+                conn.close(CLOSE_EVICTED)
+                return
+            live.idle_since = None
             if conn.seat is not None:
                 old = live.seat_conns.get(conn.seat)
                 if old is not None:
@@ -682,7 +861,7 @@ class Hub:
             first = conn.seat is not None and conn.seat not in table.joined
             if first and table.phase in ("waiting", "playing", "between"):
                 with contextlib.suppress(Refusal):
-                    await self.play(live, conn.seat, Intent("join"))
+                    await self.play(live, conn.seat, Intent(step="join"))
             self._presence(live)
             live.wake.set()
 
@@ -723,6 +902,9 @@ class Hub:
         if live is None or conn not in live.conns:
             return
         live.conns.discard(conn)
+        if not live.conns:
+            live.idle_since = _now()
+            live.wake.set()  # a waiting table's time-out starts now
         if conn.seat is not None and live.seat_conns.get(conn.seat) is conn:
             del live.seat_conns[conn.seat]
             live.table.set_connected(conn.seat, False, _now())
@@ -734,8 +916,8 @@ class Hub:
         msg_id: str | int | None = None
         try:
             if not conn.take_token():
-                limit = (conn.rate or RATE)[1]
-                raise Refusal("too many messages", f"at most {limit:g} messages a second", "a burst")
+                msg_id = peek_id(text)
+                raise self._too_fast(conn)
             msg = parse_message(text)
             msg_id = msg.id
             if msg.type == "ping":
@@ -754,6 +936,11 @@ class Hub:
         except Refusal as e:
             conn.error(e, msg_id)
 
+    @staticmethod
+    def _too_fast(conn: Conn) -> Refusal:
+        limit = (conn.rate or RATE)[1]
+        return Refusal("too many messages", f"at most {limit:g} messages a second", "a burst")
+
     async def _submit(self, conn: Conn, live: Live, msg: Message) -> None:
         assert conn.seat is not None
         async with live.lock:
@@ -769,7 +956,8 @@ class Hub:
     async def _hint(self, conn: Conn, live: Live, msg: Message) -> None:
         """The hard bot's suggestion for the asking seat's own decision, with a one-line reason
         (only where the table's ``hints`` option is on).  It is worked out from that seat's view
-        alone, in a worker thread (it searches for up to a quarter of a second)."""
+        alone, in the hint threads (it searches for up to a quarter of a second), once per seat
+        and table version: asking again before anything changed answers the same hint."""
         table = live.table
         seat = conn.seat
         assert seat is not None
@@ -791,23 +979,48 @@ class Hub:
                     f"version {table.version}",
                     f"version {msg.version}",
                 )
-            dseat = table.session.deal_seat(seat)
-            assert dseat is not None
-            view = deal.view(dseat)
-            names = [table.names[s] for s in table.session.deal_seats]  # the reason names melds' owners
             version = table.version
-        out: dict[str, Any] = {"type": "hint", "version": version}
-        try:
-            action, reason = await asyncio.to_thread(functools.partial(hint, view, names=names))
-        except Exception as e:  # the hint bot does not read this game (yet), or failed
-            log.info("match %s: no hint (%s: %s)", table.match_id, type(e).__name__, e)
-            out.update(action=None, text="No hint for this game yet.", reason=None)
-        else:
-            wire = action_message(action)
-            out.update(action=wire, text=f"Hint: {describe_action(action)}. {reason}".strip(), reason=reason)
+            search = live.hints.get((seat, version))
+            if search is None:
+                if self._hints_pending >= self.limits.hint_workers + self.limits.hint_queue:
+                    raise Busy("the hints are busy: ask again in a moment", "a hint in a moment", 1.0)
+                dseat = table.session.deal_seat(seat)
+                assert dseat is not None
+                view = deal.view(dseat)
+                names = [table.names[s] for s in table.session.deal_seats]  # the reason names melds' owners
+                # one search per seat and version: the table's older ones are done with
+                live.hints = {key: task for key, task in live.hints.items() if key[1] == version}
+                self._hints_pending += 1  # counted now: two asks in one turn of the loop see it
+                self.counts["hint_searches"] += 1
+                search = live.hints[(seat, version)] = self._spawn(
+                    self._work_out_hint(table.match_id, view, names, version)
+                )
+            else:
+                self.counts["hints_shared"] += 1
+        out = dict(await asyncio.shield(search))  # the asker may go; the search is the table's
         if msg.id is not None:
             out["id"] = msg.id
         conn.send_json(out)
+
+    async def _work_out_hint(
+        self, match_id: str, view: Any, names: list[str], version: int
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "hint", "version": version}
+        try:
+            loop = asyncio.get_running_loop()
+            action, reason = await loop.run_in_executor(
+                self._hint_pool, functools.partial(hint, view, names=names)
+            )
+        except Exception as e:  # the hint bot does not read this game (yet), or failed
+            log.info("match %s: no hint (%s: %s)", match_id, type(e).__name__, e)
+            out.update(action=None, text="No hint for this game yet.", reason=None)
+        else:
+            wire = to_dict(action)
+            words = plain(action_words(action))
+            out.update(action=wire, text=f"Hint: {words}. {reason}".strip(), reason=reason)
+        finally:
+            self._hints_pending -= 1
+        return out
 
     async def _rematch(self, conn: Conn, live: Live, msg: Message) -> None:
         """A new match with the same rules, seats and options.  Each human seat keeps its secret:
@@ -820,20 +1033,24 @@ class Hub:
                     f"stale: the table is at version {table.version}", f"version {table.version}", None
                 )
             assert conn.seat is not None
-            table.check(conn.seat, Intent("rematch", target="?"))
-            row, _tokens = await self._write(
-                lambda: self.store.create_match(
-                    preset=table.rules.preset,
-                    settings=table.rules.settings(),
-                    seed=secrets.token_hex(8),
-                    seats=[NewSeat(s.name, s.kind, s.bot) for s in table.seats],
-                    title=table.title,
-                    options=table.options.to_dict(),
+            table.check(conn.seat, Intent(step="rematch", target="?"))
+            async with self._creating:
+                await self.make_room(waiting=True)
+                row, _tokens = await self._write(
+                    lambda: self.store.create_match(
+                        preset=table.rules.preset,
+                        settings=table.rules.settings(),
+                        seed=secrets.token_hex(8),
+                        seats=[NewSeat(s.name, s.kind, s.bot) for s in table.seats],
+                        title=table.title,
+                        options=table.options.to_dict(),
+                    )
                 )
-            )
-            await self._write(self._copy_tokens, table, row.id)
+                await self._write(self._copy_tokens, table, row.id)
+                await self.load(row.id)  # in memory at once: it counts, and its waiting times out
             live.rematch_watch = row.watch_token
-            await self.play(live, conn.seat, Intent("rematch", target=row.id), origin=conn, msg_id=msg.id)
+            rematch = Intent(step="rematch", target=row.id)
+            await self.play(live, conn.seat, rematch, origin=conn, msg_id=msg.id)
 
     def _copy_tokens(self, table: Table, new_id: str) -> None:
         hashes = {info.seat: info.token_hash for info in table.seats}
@@ -859,65 +1076,31 @@ class Hub:
         return {
             "tables": len(self.tables),
             "connections": sum(len(live.conns) for live in self.tables.values()),
-            "broken": sorted(m for m, live in self.tables.items() if live.table.broken),
+            # a count, not the ids: an id opens a table's page, and health answers anyone (the
+            # server's log names each broken match and why)
+            "broken": sum(1 for live in self.tables.values() if live.table.broken),
         }
 
 
-def _plausible_id(match_id: str) -> bool:
-    return 1 <= len(match_id) <= 32 and match_id.isalnum()
+async def _woken(live: Live, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the table to change: True when it did.  Not ``wait_for``: on
+    Python 3.11 a cancel arriving as the event is set is swallowed by it, and a driver that
+    lost its cancel kept the server's shutdown waiting forever (``asyncio.timeout`` tells its
+    own time-out from a cancel)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await live.wake.wait()
+    except TimeoutError:
+        return False
+    return True
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 120:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} second" + ("" if seconds == 1 else "s")
 
 
 def _intent(msg: Message) -> Intent:
-    if msg.type == "draw":
-        return Intent("draw stock" if msg.source == "stock" else "draw pile")
-    if msg.type in ("throw", "show"):
-        return Intent(msg.type, msg.card, msg.groups)
-    if msg.type == "next_round":
-        return Intent("ready")
-    if msg.type == "open":
-        return Intent("open", groups=msg.groups)
-    if msg.type in ("lay_down", "lay_off", "swap", "put_back"):
-        return Intent(msg.type.replace("_", " "), card=msg.card, meld=msg.meld, cards=msg.cards)
-    return Intent(msg.type)
-
-
-def action_message(action: Action) -> dict[str, Any]:
-    """The client message that plays ``action`` (docs/protocol.md)."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return {"type": "draw", "from": "stock"}
-    if kind is ActionKind.DRAW_PILE:
-        return {"type": "draw", "from": "pile"}
-    if kind in (ActionKind.THROW, ActionKind.SHOW):
-        return {"type": str(kind), "card": card_text(action.card)}
-    if kind is ActionKind.OPEN:
-        return {"type": "open", "melds": [cards_text(m) for m in action.groups or ()]}
-    if kind is ActionKind.LAY_DOWN:
-        return {"type": "lay_down", "cards": cards_text(action.cards or ())}
-    if kind is ActionKind.LAY_OFF:
-        return {"type": "lay_off", "meld": action.meld, "cards": cards_text(action.cards or ())}
-    if kind is ActionKind.SWAP:
-        return {"type": "swap", "meld": action.meld, "card": card_text(action.card)}
-    return {"type": str(kind).replace(" ", "_")}
-
-
-def describe_action(action: Action) -> str:
-    """``action`` in words for a person: "throw K♥" style text with plain card names."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return "draw from the stock"
-    if kind is ActionKind.DRAW_PILE:
-        return "take the pile's top card"
-    if kind is ActionKind.THROW:
-        return f"throw {card_text(action.card)}"
-    if kind is ActionKind.SHOW:
-        return f"show, finishing with {card_text(action.card)}"
-    if kind is ActionKind.OPEN:
-        return "open with " + " | ".join(" ".join(cards_text(m)) for m in action.groups or ())
-    if kind is ActionKind.LAY_DOWN:
-        return "lay down " + " ".join(cards_text(action.cards or ()))
-    if kind is ActionKind.LAY_OFF:
-        return f"lay {' '.join(cards_text(action.cards or ()))} off onto meld {action.meld}"
-    if kind is ActionKind.SWAP:
-        return f"swap {card_text(action.card)} for the joker in meld {action.meld}"
-    return str(kind)
+    """A message's intent: its action, or a step of the match (``next_round``, ``rejoin``, ...)."""
+    return Intent(msg.action) if msg.action is not None else Intent(step=msg.type)

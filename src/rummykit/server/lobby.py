@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummykit.bots import BOT_NAMES, TABLE_BOTS
+from rummykit.engine.match import MAX_SEATS
 from rummykit.engine.rules import PRESET_NAMES, PRESETS, Rules, RulesError, apply_settings, get_preset
+from rummykit.server.limits import ServerLimits
 from rummykit.server.protocol import Refusal
 from rummykit.server.table import TableOptions
 
@@ -149,6 +151,8 @@ def _mapping(value: object, what: str) -> Mapping[str, Any]:
 def _name(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise _bad(f"{what} must be text", "a name of 1 to 40 characters", value)
+    if len(value) > 4 * MAX_NAME:  # not worth tidying up: no spacing makes this a name
+        raise _bad(f"{what} must be 1 to {MAX_NAME} printable characters", "a short name", value)
     name = " ".join(value.split())
     if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
         raise _bad(f"{what} must be 1 to {MAX_NAME} printable characters", "a short name", value)
@@ -190,6 +194,8 @@ def _seats(raw: object, players: int, difficulty: str, bots: Sequence[str]) -> t
         items: list[Mapping[str, Any]] = [{"kind": "human", "name": "You"}]
         items += [{"kind": "bot"} for _ in range(players - 1)]
     elif isinstance(raw, list):
+        if len(raw) != players:  # counted before anything is built from it
+            raise _bad(f"{len(raw)} seats for players={players}", f"{players} seats", len(raw))
         items = [_mapping(item, "a seat") for item in raw]
     else:
         raise _bad("seats must be a list", "seats: [{kind, name, bot}, ...]", type(raw).__name__)
@@ -224,12 +230,15 @@ def _seats(raw: object, players: int, difficulty: str, bots: Sequence[str]) -> t
     return tuple(seats)
 
 
-def _options(raw: Mapping[str, Any], defaults: TableOptions, rules: Rules) -> TableOptions:
+def _options(
+    raw: Mapping[str, Any], defaults: TableOptions, rules: Rules, *, min_pace: float = 0.0
+) -> TableOptions:
     unknown = set(raw) - set(_LIMITS)
     if unknown:
         name = sorted(unknown)[0]
         raise _bad(f"unknown option {name!r}", ", ".join(_LIMITS), name)
     values: dict[str, Any] = defaults.to_dict()
+    values["bot_pace"] = max(values["bot_pace"], min_pace)
     if rules.is_table:
         values["turn_time"] = _table_clock(rules)  # the family's clock, unless the table sets one
     elif rules.clock is not None:
@@ -248,12 +257,52 @@ def _options(raw: Mapping[str, Any], defaults: TableOptions, rules: Rules) -> Ta
             raise _bad(f"{key} must be a number from {lo:g} to {hi:g}", f"{key}: {lo:g} to {hi:g}", value)
         if key == "away_turns" and not isinstance(value, int):
             raise _bad("away_turns is a whole number", "away_turns: 0 to 100", value)
+        if key == "bot_pace" and value < min_pace:
+            raise _bad(
+                f"a table of bots only moves at most once every {min_pace:g} seconds",
+                f"bot_pace: {min_pace:g} to {hi:g} (or a human seat)",
+                value,
+            )
         values[key] = value
     return TableOptions.from_dict(values)
 
 
-def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -> NewTable:
-    """The body of ``POST /api/tables`` as a :class:`NewTable`, or :class:`Refusal` saying why not."""
+def _bounded(rules: Rules, bots_only: bool, limits: ServerLimits) -> None:
+    """The match is one this server plays: at most ``max_rounds`` rounds, and a table of bots
+    only (nobody's game to wait for) no longer than ``bot_max_rounds`` and its preset's own
+    pool or target."""
+    rounds = rules.rounds
+    if rounds is None or rounds > limits.max_rounds:  # None: open-ended, as a points sheet may be
+        raise _bad(
+            f"rounds={'none' if rounds is None else rounds} is more than this server plays",
+            f"rounds: 1 to {limits.max_rounds}",
+            rounds,
+        )
+    if not bots_only:
+        return
+    if rounds > limits.bot_max_rounds:
+        raise _bad(
+            f"a table of bots only plays at most {limits.bot_max_rounds} rounds",
+            f"rounds: 1 to {limits.bot_max_rounds} (or a human seat)",
+            rules.rounds,
+        )
+    base = PRESETS[rules.preset]
+    for name in ("pool_out", "target"):
+        value, own = getattr(rules, name), getattr(base, name)
+        if own is not None and (value is None or value > own):
+            raise _bad(
+                f"a table of bots only plays to its preset's {name} ({own}) or less",
+                f"{name}: at most {own} (or a human seat)",
+                value,
+            )
+
+
+def parse_new_table(
+    body: object, defaults: TableOptions, *, allow_seed: bool, limits: ServerLimits | None = None
+) -> NewTable:
+    """The body of ``POST /api/tables`` as a :class:`NewTable`, or :class:`Refusal` saying why not
+    (every count is checked before anything is built from it)."""
+    limits = limits or ServerLimits()
     data = _mapping(body, "the body")
     known = {"preset", "settings", "difficulty", "seats", "title", "options", "seed"}
     unknown = set(data) - known
@@ -266,6 +315,8 @@ def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -
     settings = _mapping(data.get("settings"), "settings")
     raw_seats = data.get("seats")
     count = len(raw_seats) if isinstance(raw_seats, Sequence) and not isinstance(raw_seats, str) else None
+    if count is not None and not 1 <= count <= MAX_SEATS:
+        raise _bad(f"{count} seats", f"2 to {MAX_SEATS} seats (the preset's range)", count)
     rules = _rules(preset, settings, count)
     bots = table_bot_names() if rules.is_table else BOT_NAMES
     difficulty = data.get("difficulty", settings.get("difficulty", default_difficulty(rules)))
@@ -273,6 +324,8 @@ def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -
         family = f" at {rules.preset}" if rules.is_table else ""
         raise _bad(f"unknown difficulty {difficulty!r}{family}", f"one of {', '.join(bots)}", difficulty)
     seats = _seats(raw_seats, rules.players, str(difficulty), bots)
+    bots_only = all(seat.kind == "bot" for seat in seats)
+    _bounded(rules, bots_only, limits)
     title = data.get("title", "")
     if not isinstance(title, str) or len(title) > 200 or (title and not title.isprintable()):
         raise _bad("title must be printable text of at most 200 characters", "a short title", title)
@@ -283,5 +336,6 @@ def parse_new_table(body: object, defaults: TableOptions, *, allow_seed: bool) -
         if not isinstance(seed, str | int) or isinstance(seed, bool) or not 1 <= len(str(seed)) <= 80:
             raise _bad("seed must be a short string or number", "seed: text", seed)
         seed = str(seed)
-    options = _options(_mapping(data.get("options"), "options"), defaults, rules)
+    min_pace = limits.bot_min_pace if bots_only else 0.0
+    options = _options(_mapping(data.get("options"), "options"), defaults, rules, min_pace=min_pace)
     return NewTable(rules.preset, rules, seats, options, title.strip(), seed)

@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from rummykit.engine.match import (
     EARLY_MARK,
+    MAX_SEATS,
+    MIN_SEATS,
     Match,
     PoolFormat,
     Status,
@@ -35,6 +38,15 @@ from rummykit.engine.match import (
     rejoin_limit,
 )
 from rummykit.engine.rules import PRESET_NAMES, RulesError, normalize_preset_name
+from rummykit.server.limits import (
+    HttpRefusal,
+    RateLimiter,
+    ServerLimits,
+    client_address,
+    read_json,
+    token_list,
+)
+from rummykit.server.protocol import plain_id, url_token, whole_number
 from rummykit.sheet import sheet_html, sheet_pdf, sheet_view
 from rummykit.sheet.entry import (
     EDITABLE_SETTINGS,
@@ -56,13 +68,16 @@ from rummykit.sheet.render import default_title
 from rummykit.storage import Store, StoreError
 from rummykit.storage.store import SheetRow
 
-__all__ = ["EDIT_HEADER", "SHEET_FORMATS", "sheet_routes"]
+__all__ = ["EDIT_HEADER", "EDIT_TOKENS_HEADER", "SHARE_TOKENS_HEADER", "SHEET_FORMATS", "sheet_routes"]
 
 STATIC: Final = Path(__file__).parent / "static"
 EDIT_HEADER: Final = "X-Edit-Token"
-MAX_BODY: Final = 16 * 1024
+# The sheets list shows only the sheets these open: edit tokens, and share links' tokens.
+EDIT_TOKENS_HEADER: Final = "X-Edit-Tokens"
+SHARE_TOKENS_HEADER: Final = "X-Share-Tokens"
 MAX_TITLE: Final = 200
 MAX_NAME: Final = 40
+MAX_ENTRY: Final = 16  # characters of one player's entry ("-120WD" is six)
 # The formats the new-sheet form offers first, with the name people know them by; any other
 # preset is accepted by name too (the sheet only adds what is typed).
 SHEET_FORMATS: Final[Mapping[str, str]] = {
@@ -204,13 +219,15 @@ def sheet_json(row: SheetRow, match: Match, title: str, *, can_edit: bool) -> di
     }
 
 
-def _list_entry(row: SheetRow) -> dict[str, Any]:
-    """One line of the sheets list; a sheet that no longer reads is listed with the reason."""
+def _list_entry(row: SheetRow, can_edit: bool = True) -> dict[str, Any]:
+    """One line of the sheets list; a sheet that no longer reads is listed with the reason.
+    ``can_edit``: the caller holds its edit token (else it came by the share link it holds)."""
     base: dict[str, Any] = {
         "id": row.id,
         "title": row.title,
         "updated_at": row.updated_at.isoformat() if row.updated_at else None,
         "share": f"/s/{row.share_token}",
+        "can_edit": can_edit,
     }
     try:
         match, title = read_document(row.data)
@@ -253,14 +270,8 @@ def _formats_json() -> dict[str, Any]:
 # ---- reading requests ---------------------------------------------------------------------------
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"the body is {len(raw)} bytes", f"at most {MAX_BODY} bytes", f"{len(raw)} bytes")
-    try:
-        data = orjson.loads(raw) if raw.strip() else {}
-    except orjson.JSONDecodeError as e:
-        raise Refused(400, f"not JSON: {e}", "a JSON object", "text that is not JSON") from None
+async def _body(request: Request, limits: ServerLimits) -> dict[str, Any]:
+    data = await read_json(request, limits)  # capped in bytes and nesting before it is read
     if not isinstance(data, dict):
         raise Refused(400, "the body is not a JSON object", "a JSON object", type(data).__name__)
     return data
@@ -270,6 +281,13 @@ def _entries(data: Mapping[str, Any]) -> list[str]:
     """The deal's entries: a list with one string (or number) per player, or one line of text."""
     raw = data.get("entries")
     expected = 'entries: one per player, e.g. ["W", "25", "D", "-"], or a line "W 25 D -"'
+    # counted before anything is built: a sheet has at most MAX_SEATS players
+    if isinstance(raw, str) and len(raw) > MAX_SEATS * (MAX_ENTRY + 1):
+        raise Refused(400, "the line of entries is too long", expected, f"{len(raw)} characters")
+    if isinstance(raw, list) and len(raw) > MAX_SEATS:
+        raise Refused(400, f"{len(raw)} entries", f"at most {MAX_SEATS}: {expected}", f"{len(raw)} entries")
+    if isinstance(raw, list) and any(isinstance(t, str) and len(t) > MAX_ENTRY for t in raw):
+        raise Refused(400, "an entry is too long", f"at most {MAX_ENTRY} characters each", None)
     if isinstance(raw, str):
         tokens = split_entries([raw])
     elif isinstance(raw, list) and all(
@@ -283,12 +301,24 @@ def _entries(data: Mapping[str, Any]) -> list[str]:
     return tokens
 
 
+def _players_out_of_range(count: int) -> str:
+    return f"a match has {MIN_SEATS} to {MAX_SEATS} players, not {str(count)[:20]}"  # the match's words
+
+
 def _names(raw: object) -> list[str] | int:
-    expected = "players: 2 to 8 names, in seat order"
-    if isinstance(raw, str):
-        raw = [name for name in raw.split(",")]
+    """The players: names, a line of them separated by commas, or how many.  Every count is
+    checked before a name is made (a count of 10**9 once built 10**9 names first)."""
+    expected = f"players: {MIN_SEATS} to {MAX_SEATS} names, in seat order"
     if isinstance(raw, int) and not isinstance(raw, bool):
+        if not MIN_SEATS <= raw <= MAX_SEATS:
+            raise Refused(400, _players_out_of_range(raw), expected, str(raw)[:20])
         return raw
+    if isinstance(raw, str):
+        if len(raw) > MAX_SEATS * (MAX_NAME + 1):
+            raise Refused(400, "the list of names is too long", expected, f"{len(raw)} characters")
+        raw = [name for name in raw.split(",")]
+    if isinstance(raw, list) and not MIN_SEATS <= len(raw) <= MAX_SEATS:
+        raise Refused(400, _players_out_of_range(len(raw)), expected, f"{len(raw)} names")
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         raise Refused(400, "name the players", expected, None if raw is None else _clip(raw))
     names = [name.strip() for name in raw]
@@ -319,8 +349,24 @@ def _paper(request: Request) -> str:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def sheet_routes(store: Store) -> list[BaseRoute]:
-    """The score sheet's pages and API on ``store``; mount them before the static files."""
+def sheet_routes(store: Store, limits: ServerLimits | None = None) -> list[BaseRoute]:
+    """The score sheet's pages and API on ``store``; mount them before the static files.
+    ``limits``: the body cap, new sheets per client, deals a sheet holds, PDFs at once."""
+    limits = limits or ServerLimits()
+    creations = RateLimiter(limits.sheet_rate)
+    # PDFs take a third of a second for 200 deals: a thread of their own, and a short queue.
+    pdf_pool = ThreadPoolExecutor(limits.pdf_workers, thread_name_prefix="rummykit-pdf")
+    pdfs_waiting = 0
+    # Replaying a sheet and making its JSON take tens of milliseconds at a few hundred deals:
+    # threads of their own, so a flood of sheet requests queues there and the event loop (every
+    # table's moves) never waits on it.
+    sheet_pool = ThreadPoolExecutor(limits.sheet_workers, thread_name_prefix="rummykit-sheet")
+
+    async def off_loop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(
+            sheet_pool, functools.partial(fn, *args, **kwargs)
+        )
+
     # One lock per sheet: two requests changing the same sheet at once would each replay the
     # stored log and the later save would drop the other's deal.
     locks: dict[str, asyncio.Lock] = {}
@@ -329,7 +375,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         async def run(request: Request) -> Response:
             try:
                 return await handler(request)
-            except Refused as e:
+            except (Refused, HttpRefusal) as e:
                 return e.response()
             except StoreError as e:
                 return Refused(503, f"the database failed: {e}").response()
@@ -337,22 +383,22 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         return run
 
     async def load(sheet_id: str) -> tuple[SheetRow, Match, str]:
-        if not (1 <= len(sheet_id) <= 32 and sheet_id.isalnum()):
+        if not plain_id(sheet_id):
             raise Refused(404, f"no sheet {_clip(sheet_id, 40)!r}", "a sheet id from a link", sheet_id[:40])
         row = await asyncio.to_thread(store.sheet, sheet_id)
         if row is None:
             raise Refused(
                 404, f"no sheet {sheet_id!r}", "a sheet id from a link or the sheets page", sheet_id
             )
-        return (row, *_read(row))
+        return (row, *(await off_loop(_read, row)))
 
     async def load_shared(share: str) -> tuple[SheetRow, Match, str]:
         row = None
-        if 1 <= len(share) <= 64:
+        if url_token(share):
             row = await asyncio.to_thread(store.sheet_by_share, share)
         if row is None:
             raise Refused(404, "no sheet is shared by this link", "a share link", share[:64])
-        return (row, *_read(row))
+        return (row, *(await off_loop(_read, row)))
 
     def _read(row: SheetRow) -> tuple[Match, str]:
         try:
@@ -391,7 +437,7 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
 
         async def handler(request: Request) -> Response:
             sheet_id = await editable(request)
-            data = await _body(request)
+            data = await _body(request, limits)
             lock = locks.setdefault(sheet_id, asyncio.Lock())
             async with lock:
                 row, match, title = await load(sheet_id)
@@ -407,12 +453,13 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
                         f"version {now}",
                     )
                 try:
-                    said = action(match, data)
+                    said = await off_loop(action, match, data)
                 except EntryError as e:
                     raise Refused(400, str(e), expected, problems=e.problems) from None
-                await asyncio.to_thread(store.save_sheet, sheet_id, sheet_document(match, title))
+                document = await off_loop(sheet_document, match, title)
+                await asyncio.to_thread(store.save_sheet, sheet_id, document)
                 fresh = await asyncio.to_thread(store.sheet, sheet_id)
-                answer = sheet_json(fresh or row, match, title, can_edit=True)
+                answer = await off_loop(sheet_json, fresh or row, match, title, can_edit=True)
             return JSONResponse({"message": said, "sheet": answer})
 
         return handler
@@ -423,17 +470,26 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         return JSONResponse(_formats_json())
 
     async def list_sheets(request: Request) -> Response:
-        try:
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            raise Refused(
-                400, "limit is a whole number", "limit=1 to 500", request.query_params.get("limit")
-            ) from None
-        rows = await asyncio.to_thread(store.sheets, max(1, min(limit, 500)))
-        return JSONResponse({"sheets": [_list_entry(row) for row in rows]})
+        """The sheets the presented tokens open: edit tokens (``X-Edit-Tokens``) and share links'
+        tokens (``X-Share-Tokens``).  Nobody lists anyone else's sheets or share links."""
+        raw = request.query_params.get("limit", "50")
+        limit = whole_number(raw, 1, 500)
+        if limit is None:
+            raise Refused(400, "limit is a whole number from 1 to 500", "limit=1 to 500", raw[:20])
+        edits = token_list(request, EDIT_TOKENS_HEADER, limits)
+        shares = token_list(request, SHARE_TOKENS_HEADER, limits)
+        rows = await asyncio.to_thread(store.sheets_for_tokens, edits, shares, limit=limit)
+        headers = {"Cache-Control": "no-store", "Vary": f"{EDIT_TOKENS_HEADER}, {SHARE_TOKENS_HEADER}"}
+        listed = await off_loop(lambda: [_list_entry(row, mine) for row, mine in rows])
+        return JSONResponse({"sheets": listed}, headers=headers)
 
     async def create(request: Request) -> Response:
-        data = await _body(request)
+        wait = creations.take(client_address(request, limits.client_header))
+        if wait:
+            raise HttpRefusal(
+                429, "too many new sheets from your address", None, "another new sheet", retry_after=wait
+            )
+        data = await _body(request, limits)
         preset = data.get("preset", data.get("format"))
         if not isinstance(preset, str):
             raise Refused(
@@ -447,6 +503,8 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         if not isinstance(title, str) or len(title) > MAX_TITLE:
             raise Refused(400, "the title is too long or not text", f"at most {MAX_TITLE} letters")
         dealer = data.get("dealer")
+        if isinstance(dealer, str) and len(dealer) > MAX_NAME:
+            raise Refused(400, "dealer is a player's name", f"at most {MAX_NAME} letters", _clip(dealer))
         if dealer is not None and not isinstance(dealer, str | int):
             raise Refused(400, "dealer is a player's name", "a name or a seat number from 1", _clip(dealer))
         try:
@@ -455,8 +513,9 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
         except EntryError as e:
             raise Refused(400, str(e), "players: 2 to 8 different names") from None
         title = title.strip() or default_title(match)
-        row, token = await asyncio.to_thread(store.create_sheet, sheet_document(match, title), title)
-        body = sheet_json(row, match, title, can_edit=True)
+        document = await off_loop(sheet_document, match, title)
+        row, token = await asyncio.to_thread(store.create_sheet, document, title)
+        body = await off_loop(sheet_json, row, match, title, can_edit=True)
         return JSONResponse(
             {"id": row.id, "edit_token": token, "edit": f"/sheets/{row.id}#edit={token}", "sheet": body},
             status_code=201,
@@ -465,13 +524,20 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
     async def detail(request: Request) -> Response:
         row, match, title = await load(request.path_params["sheet_id"])
         editing = await asyncio.to_thread(can_edit, request, row)
-        return JSONResponse(sheet_json(row, match, title, can_edit=editing))
+        return JSONResponse(await off_loop(sheet_json, row, match, title, can_edit=editing))
 
     async def shared(request: Request) -> Response:
         row, match, title = await load_shared(request.path_params["share"])
-        return JSONResponse(sheet_json(row, match, title, can_edit=False))
+        return JSONResponse(await off_loop(sheet_json, row, match, title, can_edit=False))
 
     def do_add(match: Match, data: dict[str, Any]) -> str:
+        if len(match.rows) >= limits.max_sheet_deals:
+            raise Refused(
+                400,
+                f"this sheet is full: {limits.max_sheet_deals} deals",
+                "a new sheet for the next deals",
+                f"deal {len(match.rows) + 1}",
+            )
         row = add_deal(match, _entries(data))
         return f"Deal {row.index + 1} added."
 
@@ -488,17 +554,25 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
             if not 0 <= who < match.players:
                 raise Refused(400, f"no seat {who}", f"a seat from 0 to {match.players - 1}", str(who))
             who = match.names[who]  # a seat index
-        if not isinstance(who, str) or not who.strip():
+        if not isinstance(who, str) or not who.strip() or len(who) > MAX_NAME:
             raise Refused(400, "name the player who rejoins", 'player: a name, e.g. {"player": "Asha"}')
         return rejoin(match, who)
 
     # -- printing --
 
     async def pdf(request: Request, row: SheetRow, match: Match, title: str) -> Response:
+        nonlocal pdfs_waiting
         paper = _paper(request)
-        data = await asyncio.to_thread(
-            sheet_pdf, match, title=title, paper="a4" if paper == "a4" else "letter"
-        )
+        if pdfs_waiting >= limits.pdf_workers + limits.pdf_queue:
+            raise HttpRefusal(503, "too many PDFs at once: try again in a moment", None, None, retry_after=2)
+        pdfs_waiting += 1
+        try:
+            size: Literal["a4", "letter"] = "a4" if paper == "a4" else "letter"
+            data = await asyncio.get_running_loop().run_in_executor(
+                pdf_pool, lambda: sheet_pdf(match, title=title, paper=size)
+            )
+        finally:
+            pdfs_waiting -= 1
         return Response(
             data,
             media_type="application/pdf",
@@ -513,11 +587,11 @@ def sheet_routes(store: Store) -> list[BaseRoute]:
 
     async def print_by_id(request: Request) -> Response:
         _, match, title = await load(request.path_params["sheet_id"])
-        return HTMLResponse(sheet_html(match, title=title))
+        return HTMLResponse(await off_loop(sheet_html, match, title=title))
 
     async def print_by_share(request: Request) -> Response:
         _, match, title = await load_shared(request.path_params["share"])
-        return HTMLResponse(sheet_html(match, title=title))
+        return HTMLResponse(await off_loop(sheet_html, match, title=title))
 
     # -- the pages (the script reads the sheet from the API) --
 

@@ -48,6 +48,7 @@ from rummykit.engine.match import (
     Status,
     default_charge,
 )
+from rummykit.engine.numbers import whole_number
 from rummykit.engine.rules import Rules, RulesError, apply_settings, get_preset
 from rummykit.sheet.render import default_title, rejoin_sentence, settle_up_line, sheet_view
 
@@ -368,8 +369,9 @@ def find_player(match: Match, text: str) -> int:
     for seat, name in enumerate(match.names):
         if name.casefold() == wanted:
             return seat
-    if wanted.isdigit() and 1 <= int(wanted) <= match.players:
-        return int(wanted) - 1
+    number = whole_number(wanted, 1, match.players)
+    if number is not None:
+        return number - 1
     raise EntryError(f"no player {text!r} (players: {', '.join(match.names)})")
 
 

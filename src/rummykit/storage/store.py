@@ -77,8 +77,8 @@ class MatchRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # every setting, as RULES.md text values
     seed: Mapped[str] = mapped_column(String(100))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # table options (pace, hints, ...)
-    status: Mapped[str] = mapped_column(String(20), default="playing")  # playing | over
-    watch_token: Mapped[str] = mapped_column(String(64), default="")  # spectators: not secret-critical
+    status: Mapped[str] = mapped_column(String(20), default="playing")  # playing | over | evicted
+    watch_token: Mapped[str] = mapped_column(String(64), default="", index=True)  # spectators
     summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # the sheet, for listing pages
 
 
@@ -90,11 +90,13 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(60))
     kind: Mapped[str] = mapped_column(String(10))  # human | bot
     bot: Mapped[str] = mapped_column(String(20), default="")  # difficulty, for bots
-    token_hash: Mapped[str] = mapped_column(String(64), default="")
+    token_hash: Mapped[str] = mapped_column(String(64), default="", index=True)
 
 
 class ActionRow(Base):
-    """One accepted action: the match's single history, in order."""
+    """One accepted action: the match's single history, in order.  ``payload`` is the action's
+    notation dict (``rummykit.engine.notation``) or a step of the match; ``docs/storage.md``
+    says which names in it are storage keys, and how older payloads are read."""
 
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("match_id", "seq"),)
@@ -131,7 +133,7 @@ class SheetRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
     title: Mapped[str] = mapped_column(String(200), default="")
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    edit_token_hash: Mapped[str] = mapped_column(String(64), index=True)
     share_token: Mapped[str] = mapped_column(String(64), unique=True)
 
 
@@ -172,6 +174,10 @@ class Store:
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         try:
             Base.metadata.create_all(self.engine)
+            # A database made before an index was declared gets it too (listing by token reads it).
+            for table in Base.metadata.sorted_tables:
+                for index in table.indexes:
+                    index.create(self.engine, checkfirst=True)
         except OperationalError as e:
             raise StoreError(f"cannot reach the database {self._safe_url()}: {e.orig}") from e
 
@@ -255,6 +261,21 @@ class Store:
         with self.session() as s:
             q = select(MatchRow).order_by(MatchRow.created_at.desc()).limit(limit)
             return list(s.scalars(q))
+
+    def matches_for_tokens(
+        self, tokens: Sequence[str], *, status: str | None = None, limit: int = 50
+    ) -> list[MatchRow]:
+        """The matches these tokens open (a seat's secret, or the watch link's token), newest
+        first; ``status`` keeps only those with that status."""
+        if not tokens:
+            return []
+        hashes = [hash_token(t) for t in tokens if t]
+        with self.session() as s:
+            by_seat = select(SeatRow.match_id).where(SeatRow.token_hash.in_(hashes))
+            q = select(MatchRow).where(MatchRow.id.in_(by_seat) | MatchRow.watch_token.in_(list(tokens)))
+            if status is not None:
+                q = q.where(MatchRow.status == status)
+            return list(s.scalars(q.order_by(MatchRow.created_at.desc()).limit(limit)))
 
     def update_match(
         self, match_id: str, *, status: str | None = None, summary: Mapping[str, Any] | None = None
@@ -359,3 +380,20 @@ class Store:
     def sheets(self, limit: int = 50) -> list[SheetRow]:
         with self.session() as s:
             return list(s.scalars(select(SheetRow).order_by(SheetRow.updated_at.desc()).limit(limit)))
+
+    def sheets_for_tokens(
+        self, edit_tokens: Sequence[str], share_tokens: Sequence[str] = (), *, limit: int = 50
+    ) -> list[tuple[SheetRow, bool]]:
+        """The sheets these tokens open, most recently changed first, each with whether one of
+        ``edit_tokens`` edits it (else a share token only reads it)."""
+        hashes = [hash_token(t) for t in edit_tokens if t]
+        shares = [t for t in share_tokens if t]
+        if not hashes and not shares:
+            return []
+        with self.session() as s:
+            q = select(SheetRow).where(
+                SheetRow.edit_token_hash.in_(hashes) | SheetRow.share_token.in_(shares)
+            )
+            rows = list(s.scalars(q.order_by(SheetRow.updated_at.desc()).limit(limit)))
+        editable = set(hashes)
+        return [(row, row.edit_token_hash in editable) for row in rows]

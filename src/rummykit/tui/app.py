@@ -50,8 +50,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rummykit.bots import Player, make_player
+from rummykit.bots.coach import Coach
 from rummykit.bots.hint import hint
-from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import sort_key
 from rummykit.engine.deal import Deal, ShowDeal
 from rummykit.engine.events import (
@@ -65,10 +65,12 @@ from rummykit.engine.events import (
     Threw,
     TookPile,
 )
-from rummykit.engine.opening import best_leftover, best_opening, opening_meter, place_meld
+from rummykit.engine.numbers import ascii_whole
+from rummykit.engine.opening import place_meld
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import ending_note
 from rummykit.engine.views import SeatView
+from rummykit.engine.words import meter_why
 from rummykit.tui import panels, render
 from rummykit.tui.game import ME, MoveLog, Settings, history_files
 from rummykit.tui.hand import Layout
@@ -204,11 +206,10 @@ class Pick(ModalScreen[int | None]):
         return out
 
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character.isdigit():
-            n = int(event.character)
-            if 1 <= n <= len(self.choices):
-                event.stop()
-                self.dismiss(n - 1)
+        n = ascii_whole(event.character)
+        if n is not None and 1 <= n <= len(self.choices):
+            event.stop()
+            self.dismiss(n - 1)
 
     def action_move(self, delta: int) -> None:
         self.at = (self.at + delta) % len(self.choices)
@@ -544,7 +545,7 @@ class TableApp(App[int]):
         self.saved: list[Path] = []
         self.phase = "deal"  # "deal", "sheet" (between deals) or "over" (the match is over)
         self._bots: list[Player | None] = []
-        self._arrangers: dict[object, Arranger] = {}
+        self.coach = Coach(settings.rules)  # the hand's help, from the person's view (as the web table's)
         self._fits = asyncio.Event()
         self._by_rank = False
         self.table_screen = TableScreen()
@@ -885,24 +886,14 @@ class TableApp(App[int]):
             return [""] * len(state.names)
         return [f"total {fmt.show_total(session.totals[m])}" for m in session.deal_seats]
 
-    def arranger(self, view: SeatView) -> Arranger:
-        state = self.state
-        if state is not None and isinstance(state.deal, ShowDeal):
-            return state.deal.arranger
-        key = view.rules
-        if key not in self._arrangers:
-            self._arrangers[key] = Arranger(view.rules)
-        return self._arrangers[key]
-
     def _strip(self, view: SeatView) -> RenderableType:
         if not view.hand:
             return Text()
         if view.rules.is_table:
-            opened = bool(view.opened) and view.opened[view.seat]
-            leftover = best_leftover(view.hand, view.melds if opened else (), view.rules)
-            meter = opening_meter(view.hand, view.rules, must_include=_my_pile_due(view))
-            return render.table_strip(view, meter, leftover, keys=_APP_KEYS)
-        a = self.arranger(view).arrange(view.hand, view.wild, away=True)
+            leftover = self.coach.leftover(view)
+            meter = self.coach.meter(view)
+            return render.table_strip(view, (meter.points, meter.threshold), leftover, keys=_APP_KEYS)
+        a = self.coach.arrangement(view, away=True)
         return render.strip(view, a, keys=_APP_KEYS)
 
     def _help_renderable(self, *, compact: bool = False) -> RenderableType:
@@ -934,15 +925,14 @@ class TableApp(App[int]):
             return False
         groups: list[list[int]] = []
         if view.rules.is_table:
-            opened = bool(view.opened) and view.opened[view.seat]
-            leftover = best_leftover(view.hand, view.melds if opened else (), view.rules)
+            leftover = self.coach.leftover(view)
             for cards in leftover.melds:
                 placed, _ = place_meld(cards, view.rules)
                 groups.append(list(placed.cards if placed is not None else cards))
             groups += [list(cards) for _, cards in leftover.layoffs]
             groups.append(sorted(leftover.loose, key=sort_key))
         else:
-            a = self.arranger(view).arrange(view.hand, view.wild)
+            a = self.coach.arrangement(view)
             groups = [list(g.cards) for g in a.groups]
             loose = list(a.loose) + ([a.throw] if a.throw is not None else [])
             groups.append(sorted(loose, key=sort_key))
@@ -1053,7 +1043,7 @@ class TableApp(App[int]):
             if view.phase is Phase.DRAW:
                 self.refuse(deal.check_declaration(me, view.hand[0]).reason)
             else:
-                a = self.arranger(view).arrange(view.hand, view.wild)
+                a = self.coach.arrangement(view)
                 self.refuse(f"not a show yet: whatever you throw, it still needs {render.needs_text(a)}")
             return
         for h in chosen:
@@ -1128,13 +1118,11 @@ class TableApp(App[int]):
         if view.opened and view.opened[view.seat]:
             self.refuse("you have opened already: lay down (m) or lay off (f)")
             return
-        due = _my_pile_due(view)
-        points, threshold = opening_meter(view.hand, view.rules, must_include=due)
-        best = best_opening(view.hand, view.rules, must_include=due)
-        if best is not None:
-            self.refuse(state.deal.can(state.me, Action.open(best.melds)).reason or "no opening now")
+        meter = self.coach.meter(view)  # the pile's card counts only on the person's own turn
+        if meter.best is not None:
+            self.refuse(state.deal.can(state.me, Action.open(meter.best.melds)).reason or "no opening now")
         else:
-            why = f"no opening yet: your melds make {points} of the {threshold} points"
+            why = "no opening yet: " + render.line_plain(meter_why(meter.points, meter.threshold, meter.due))
             self.refuse(self._why_not(state, view, ActionKind.OPEN, why))
 
     def meld(self) -> None:
@@ -1313,12 +1301,6 @@ class TableApp(App[int]):
         if self.save_asked and self.phase != "over":
             question += " The deals played so far are saved as hand histories."
         self.push_screen(Confirm(question), answer)
-
-
-def _my_pile_due(view: SeatView) -> int | None:
-    """The pile card the person must still put down: ``pile_due`` is the seat to play's, so
-    between the person's turns it names a bot's card (not in the person's hand)."""
-    return view.pile_due if view.my_turn else None
 
 
 _APP_KEYS: Final = {"show": "press w", "layoff": "f", "back": "b", "open": "o", "meld": "m"}

@@ -47,6 +47,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from rummykit.bots import Player, make_player
+from rummykit.bots.coach import Coach
 from rummykit.bots.hint import hint
 from rummykit.engine.cards import CardError, format_card, format_cards, parse_card
 from rummykit.engine.deal import Deal, ShowDeal
@@ -55,29 +56,22 @@ from rummykit.engine.events import (
     ActionKind,
     DealEnded,
     Dealt,
-    DrewStock,
     Dropped,
     Event,
-    LaidDown,
-    LaidOff,
-    Opened,
     Phase,
-    PutBack,
     Showed,
     StockRebuilt,
-    Swapped,
     Threw,
-    TookPile,
     WrongShow,
 )
 from rummykit.engine.history import dump
-from rummykit.engine.opening import best_leftover, best_opening, opening_meter
+from rummykit.engine.numbers import ascii_whole
 from rummykit.engine.rules import Rules
 from rummykit.engine.session import MatchSession
 from rummykit.engine.table_deal import TableDeal, ending_note
 from rummykit.engine.views import SeatView
+from rummykit.engine.words import Part, event_words, fragment, meter_why
 from rummykit.tui import render
-from rummykit.tui.render import Card, Part
 
 __all__ = [
     "BOT_NAMES",
@@ -226,8 +220,8 @@ _MELD_WORDS: Final = {
 
 def _card_arg(word: str, order: Sequence[int]) -> Command | int:
     """A card named by its number in the displayed hand or by its text; a bad Command if neither."""
-    if word.isdigit():
-        n = int(word)
+    n = ascii_whole(word)
+    if n is not None:
         if not 1 <= n <= len(order):
             return Command("bad", error=f"no card {n}: your cards are numbered 1 to {len(order)}")
         return order[n - 1]
@@ -264,7 +258,7 @@ def _meld_command(verb: str, args: list[str], order: Sequence[int]) -> Command:
         return cards if isinstance(cards, Command) else Command("meld", cards=cards)
     if not args and verb == "layoff":
         return Command("layoff")
-    if not args or not args[0].isdigit():
+    if not args or ascii_whole(args[0]) is None:
         example = "l 2 8h" if verb == "layoff" else "x 2 6h"
         return Command("bad", error=f"name the meld on the table by its number first: {example}")
     cards = _cards_arg(args[1:], order)
@@ -334,43 +328,6 @@ class MoveLog:
         """The subject and the verb ending: ("You", "") or ("Bikash", "s")."""
         return ("You", "") if seat == self.me else (self.names[seat], "s")
 
-    def _fragment(self, event: Event, s: str) -> list[Part] | None:
-        """What the seat did, as words after its name (``s`` ends the verb: "draws", "draw")."""
-        if isinstance(event, DrewStock):
-            # the person's own draw shows the card: it is theirs to see
-            seen: list[Part] = [Card(event.card), " "] if event.card is not None else []
-            return [f"draw{s} ", *seen, "from the stock"]
-        if isinstance(event, TookPile):
-            return [f"take{s} ", Card(event.card), " from the pile"]
-        if isinstance(event, Threw):
-            return [f"throw{s} ", Card(event.card)]
-        if isinstance(event, Showed):
-            return [f"show{s}, finishing with ", Card(event.card)]
-        if isinstance(event, WrongShow):
-            pay = "pays" if s else "pay"
-            return [
-                f"show{s} with ",
-                Card(event.card),
-                f", but it is no show ({event.reason}): {pay} {event.penalty} and sit{s} out",
-            ]
-        if isinstance(event, Dropped):
-            return [f"drop{s} out ({'pays' if s else 'pay'} {event.cost})"]
-        if isinstance(event, Opened):
-            out: list[Part] = [f"open{s} with "]
-            for i, meld in enumerate(event.melds):
-                out += [" │ "] if i else []
-                out += _cards(meld.cards)
-            return [*out, f" ({event.points} points)"]
-        if isinstance(event, LaidDown):
-            return [f"lay{s} down ", *_cards(event.meld.cards)]
-        if isinstance(event, LaidOff):
-            return [f"lay{s} off ", *_cards(event.cards), f" onto meld {event.meld_id}"]
-        if isinstance(event, Swapped):
-            return [f"swap{s} ", Card(event.card), f" for the joker of meld {event.meld_id}"]
-        if isinstance(event, PutBack):
-            return [f"put{s} ", Card(event.card), " back"]
-        return None
-
     def _line(self, closed: bool) -> list[Part]:
         assert self._seat is not None
         who, _ = self._who(self._seat)
@@ -386,7 +343,7 @@ class MoveLog:
         """Take in one event; the line it completes, if it completes one."""
         seat = event.seat
         if seat is not None and not isinstance(event, Dealt | DealEnded):
-            frag = self._fragment(event, self._who(seat)[1])
+            frag = fragment(event, seat == self.me)  # the words of engine.words, as the web table's
             if frag is None:
                 return None
             if seat != self._seat:
@@ -400,16 +357,8 @@ class MoveLog:
                 return self.lines[-1]
             return None
         line: list[Part]
-        if isinstance(event, StockRebuilt):
-            line = [f"The pile is shuffled into a new stock ({event.count} cards)"]
-        elif isinstance(event, Dealt):
-            who, s = self._who(event.first)
-            dealer, ds = ("The dealer", "s") if event.seat is None else self._who(event.seat)
-            line = [f"{dealer} deal{ds}; {who} play{s} first. "]
-            if event.pile_top is None:  # Remi 51: the first throw starts the pile
-                line.append("No card is turned up: the first throw starts the pile")
-            else:
-                line += ["Pile: ", Card(event.pile_top)]
+        if isinstance(event, StockRebuilt | Dealt):
+            line = event_words(event, self.names, self.me)
         else:
             if isinstance(event, DealEnded) and self._seat is not None:
                 self._seat = None  # a hand emptied by a meld: the turn ended without a throw
@@ -420,13 +369,6 @@ class MoveLog:
 
     def last(self, n: int) -> list[list[Part]]:
         return self.lines[-n:] if n > 0 else []
-
-
-def _cards(kinds: Sequence[int]) -> list[Part]:
-    out: list[Part] = []
-    for i, k in enumerate(kinds):
-        out += [" ", Card(k)] if i else [Card(k)]
-    return out
 
 
 # ---- the game ----------------------------------------------------------------------------
@@ -468,6 +410,7 @@ class Game:
         self.session: MatchSession | None = None  # the match being played
         self.hand_order: list[int] = []  # the person's hand as last displayed: number i is [i - 1]
         self.ending_notes: dict[int, str] = {}  # table family: deal index -> how it ended, if not plain
+        self.coach = Coach(settings.rules)  # the hand's help, from the person's view (as the web table's)
         self.histories = histories  # where each match's hand histories go once it is over
         self.played: list[tuple[Deal, tuple[str, ...]]] = []  # the match's deals, names by deal seat
 
@@ -646,16 +589,15 @@ class Game:
         deal = ctx.deal
         strip: Text
         if isinstance(deal, TableDeal):
-            opened = bool(view.opened) and view.opened[view.seat]
-            # before opening nothing can go onto the table's melds: group the hand on its own
-            leftover = best_leftover(view.hand, view.melds if opened else (), view.rules)
+            # before opening nothing can go onto the table's melds: the hand is grouped on its own
+            leftover = self.coach.leftover(view)
             segments = render.table_segments(view.hand, leftover, view.rules, view.drawn)
-            meter = opening_meter(view.hand, view.rules, must_include=view.pile_due)
-            strip = render.table_strip(view, meter, leftover)
+            meter = self.coach.meter(view)
+            strip = render.table_strip(view, (meter.points, meter.threshold), leftover)
             reading = "grouped as it could go down"
         else:
             assert isinstance(deal, ShowDeal)
-            a = deal.arranger.arrange(view.hand, view.wild, away=True)
+            a = self.coach.arrangement(view, away=True)
             segments = render.grouped(view.hand, a, view.wild, view.drawn)
             strip = render.strip(view, a)
             reading = "grouped as the rules read it"
@@ -762,11 +704,10 @@ class Game:
     def _why_no_opening(self, deal: TableDeal, me: int, view: SeatView) -> str:
         if view.opened and view.opened[me]:
             return "you have opened already: lay down (m) or lay off (l)"
-        points, threshold = opening_meter(view.hand, view.rules, must_include=view.pile_due)
-        best = best_opening(view.hand, view.rules, must_include=view.pile_due)
-        if best is not None:
-            return deal.can(me, Action.open(best.melds)).reason or "no opening now"
-        return f"no opening yet: your melds make {points} of the {threshold} points"
+        meter = self.coach.meter(view)
+        if meter.best is not None:
+            return deal.can(me, Action.open(meter.best.melds)).reason or "no opening now"
+        return "no opening yet: " + render.line_plain(meter_why(meter.points, meter.threshold, meter.due))
 
     def _play(self, deal: Deal, me: int, action: Action) -> bool:
         """Play ``action`` if the engine allows it, else say why; whether it was played."""
@@ -834,7 +775,7 @@ class Game:
     def _why_no_show(self, deal: ShowDeal, me: int, view: SeatView) -> str:
         if view.phase is Phase.DRAW:
             return deal.check_declaration(me, view.hand[0]).reason  # the engine's "draw first"
-        a = deal.arranger.arrange(view.hand, view.wild)
+        a = self.coach.arrangement(view)
         return f"not a show yet: whatever you throw, it still needs {render.needs_text(a)}"
 
     # ---- between deals -----------------------------------------------------------------------

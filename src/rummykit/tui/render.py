@@ -23,6 +23,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from rummykit.engine import words
 from rummykit.engine.arrange import Arrangement, Group
 from rummykit.engine.cards import JOKER, RANK_PLURALS, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from rummykit.engine.events import ActionKind, DealResult, Ending, Phase, SeatStatus
@@ -42,6 +43,7 @@ from rummykit.engine.opening import Leftover, place_meld
 from rummykit.engine.rules import Rules, RulesError, get_preset
 from rummykit.engine.table_deal import ENDING_MARKS, SHEET_LEGENDS
 from rummykit.engine.views import SeatView
+from rummykit.engine.words import Card, Part
 
 __all__ = [
     "Card",
@@ -117,16 +119,6 @@ def cards_text(kinds: Iterable[int], wild: int | None = None, sep: str = " ") ->
             out.append(sep)
         out.append_text(card_text(k, wild))
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A card inside a line of words (so the line can be printed in colour or plain)."""
-
-    kind: int
-
-
-Part = str | Card
 
 
 def line_text(parts: Sequence[Part], wild: int | None = None) -> Text:
@@ -550,34 +542,9 @@ def _groups_text(
 
 
 def ending_words(result: DealResult, names: Sequence[str], me: int | None) -> Text:
-    """How the deal ended, in one sentence (``Bikash shows``, ``You show``: ``me`` is "You")."""
-    w = result.winner
-    name = "You" if w == me else names[w]
-    s = "" if w == me else "s"
-    out = Text()
-    if result.ending is Ending.SHOW:
-        out.append(f"{name} show{s}, finishing with ")
-        if result.finish_card is not None:
-            out.append_text(card_text(result.finish_card))
-        else:
-            out.append("the last card")
-    elif result.ending is Ending.LAST_IN:
-        out.append(f"{name} win{s}: everybody else dropped out")
-    elif result.ending is Ending.TURN_LIMIT:
-        out.append(f"The deal reached {result.turns} turns: every hand is shown as it stands, ")
-        out.append(f"and {name} win{s} with the lowest")
-    elif result.ending is Ending.BLOCKED:
-        out.append(f"The stock ran out: {name} win{s} with the lowest hand")
-    elif result.ending is Ending.OUT:
-        out.append(f"{name} go{'es' if s else ''} out")
-        if result.finish_card is not None:
-            out.append(", throwing ")
-            out.append_text(card_text(result.finish_card))
-        if result.doubled:
-            out.append(" (the others count double)", style="bold")
-    else:
-        out.append(f"The deal ran into the turn cap ({result.turns}): {name} win{s} with the lowest hand")
-    return out
+    """How the deal ended, in one sentence (``Bikash shows``, ``You show``: ``me`` is "You"),
+    in the words of ``engine.words`` (the web table's too)."""
+    return line_text(words.ending_words(result, names, me))
 
 
 def deal_result(result: DealResult, names: Sequence[str], rules: Rules, wild: int | None) -> Table:

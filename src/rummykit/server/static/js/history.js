@@ -2,7 +2,7 @@
 // each deal's hand history to download (the format `rummykit replay` reads).
 import { api } from "./net.js";
 import { sheetTable } from "./sheet.js";
-import { $, h, presetTitle, when } from "./ui.js";
+import { $, h, presetTitle, tableTokens, when } from "./ui.js";
 
 function showError(text) {
   const el = $("#history-error");
@@ -30,14 +30,15 @@ async function renderList() {
   box.textContent = "";
   let data;
   try {
-    data = await api(`/api/matches?status=${status}&limit=100`);
+    // only the matches this browser's tokens open (in a header: tokens never go in an address)
+    data = await api(`/api/matches?status=${status}&limit=100`, { headers: { "X-Tokens": tableTokens().join(" ") } });
   } catch (e) {
     showError(`The matches could not be read: ${e.message}`);
     return;
   }
   showError("");
   if (!data.matches.length) {
-    box.append(h("p.muted", "No matches yet. Set up a table and play one."));
+    box.append(h("p.muted", "No matches on this device yet. Set up a table and play one."));
     return;
   }
   const table = h("table.history-table");

@@ -9,8 +9,8 @@ export class ApiError extends Error {
 }
 
 /** JSON from the API; an error answer raises ApiError carrying the server's reason. */
-export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: { Accept: "application/json" } };
+export async function api(path, { method = "GET", body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -33,6 +33,7 @@ const FINAL_CLOSES = {
   4403: "This link opens nothing at this table.",
   4404: "There is no such table.",
   4409: "This seat was opened in another window.",
+  4410: "This table was closed: it waited too long for its players. Set up a new one in the lobby.",
 };
 
 /**

@@ -23,6 +23,26 @@ const SETTING_LABELS = {
   max_rejoins: ["Rejoins each", "How often a player may come back"],
 };
 
+/** Share links this browser opened (their tokens): the list shows those sheets read-only. */
+const shares = {
+  key: "rummykit.shared",
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(this.key) ?? "[]") ?? [];
+    } catch {
+      return [];
+    }
+  },
+  add(share) {
+    const all = [share, ...this.all().filter((s) => s !== share)].slice(0, 50);
+    try {
+      localStorage.setItem(this.key, JSON.stringify(all));
+    } catch {
+      /* private mode */
+    }
+  },
+};
+
 /** Edit tokens this browser holds: sheet id → {token, title}.  Shown once, kept here. */
 const tokens = {
   key: "rummykit.sheets",
@@ -47,8 +67,8 @@ const tokens = {
   },
 };
 
-async function api(method, url, body, token) {
-  const headers = { Accept: "application/json" };
+async function api(method, url, body, token, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers[EDIT_HEADER] = token;
   let r;
@@ -206,19 +226,24 @@ async function listPage() {
 
 async function listSheets() {
   const items = $("#sheet-items");
-  const got = await api("GET", "/api/sheets");
+  // the server lists only the sheets these tokens open (sent in headers, never in the address)
+  const mine = tokens.all();
+  const edit = Object.values(mine).map((e) => e.token).filter(Boolean).slice(0, 100);
+  const got = await api("GET", "/api/sheets", undefined, null, {
+    "X-Edit-Tokens": edit.join(" "),
+    "X-Share-Tokens": shares.all().slice(0, 100).join(" "),
+  });
   if (!got.ok) {
     items.replaceChildren(h("li.error", `Could not list the sheets: ${got.data.error}`));
     return;
   }
-  const mine = tokens.all();
   if (!got.data.sheets.length) {
-    items.replaceChildren(h("li.muted", "No sheets yet: start one above."));
+    items.replaceChildren(h("li.muted", "No sheets on this device yet: start one above."));
     return;
   }
   items.replaceChildren(
     ...got.data.sheets.map((s) => {
-      const editable = !!mine[s.id];
+      const editable = s.can_edit;
       const href = editable ? `/sheets/${s.id}` : s.share;
       const players = (s.names ?? []).map((n, i) =>
         h(`span.sc-chip${s.standings?.[i] === "out" ? ".sc-out" : ""}`, `${n} ${s.totals_text?.[i] ?? ""}`),
@@ -258,6 +283,7 @@ async function sheetPage() {
     }
     state.token = tokens.get(key);
   }
+  if (shared) shares.add(key);
   state.api = shared ? `/api/s/${encodeURIComponent(key)}` : `/api/sheets/${encodeURIComponent(key)}`;
   wire();
   await reload();

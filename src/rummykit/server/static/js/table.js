@@ -4,7 +4,7 @@
 import { cardBack, cardName, cardShort, fillFace, isWild, miniRow, rankPlural, theCard } from "./cards.js";
 import { api, TableSocket } from "./net.js";
 import { sheetTable as sheetTableFor } from "./sheet.js";
-import { $, ask, h, presetTitle } from "./ui.js";
+import { $, ask, h, opened, presetTitle } from "./ui.js";
 
 const sheetTable = (sheet) => sheetTableFor(sheet, { me: S.me });
 
@@ -1798,6 +1798,7 @@ function start() {
     return;
   }
   document.body.dataset.role = ROLE;
+  opened.add(TOKEN); // the history page lists the matches this browser holds a token of
   if (ROLE === "spectator") {
     el.me.hidden = true;
     document.querySelector(".skip")?.setAttribute("href", "#center");

@@ -120,6 +120,38 @@ export const saved = {
   },
 };
 
+/** Tokens of the tables this browser opened (a seat's or the watch link's), newest first: the
+ *  history page asks for the matches they open (the server lists nobody else's). */
+export const opened = {
+  key: "rummykit.opened",
+  list() {
+    try {
+      return JSON.parse(localStorage.getItem(this.key) ?? "[]") ?? [];
+    } catch {
+      return [];
+    }
+  },
+  add(token) {
+    if (!token) return;
+    const all = [token, ...this.list().filter((t) => t !== token)].slice(0, 100);
+    try {
+      localStorage.setItem(this.key, JSON.stringify(all));
+    } catch {
+      /* private mode: nothing kept */
+    }
+  },
+};
+
+/** Every table token this browser holds: those it opened, and the links of the tables it made. */
+export function tableTokens() {
+  const out = [...opened.list()];
+  for (const e of saved.list()) {
+    for (const s of e.seats ?? []) out.push(new URL(s.invite, location.href).searchParams.get("seat_token"));
+    if (e.watch) out.push(new URL(e.watch, location.href).searchParams.get("token"));
+  }
+  return [...new Set(out.filter(Boolean))].slice(0, 100);
+}
+
 export function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
