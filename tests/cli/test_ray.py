@@ -285,6 +285,7 @@ def test_a_wrong_address_is_one_line_and_exit_2(address: str, message: str, not_
         (["--ray", "auto", "--ray-runtime-env", "{working_dir"], "--ray-runtime-env is not JSON: "),
         (["--ray", "auto", "--ray-runtime-env", "[1]"], "--ray-runtime-env takes a JSON object"),
         (["--ray", "h:99999"], "--ray takes auto, HOST:PORT"),
+        (["--ray", "head:\uff16\uff13\uff17\uff19"], "--ray takes auto, HOST:PORT"),  # a port in ASCII digits
     ],
 )
 def test_ray_options_are_checked_before_anything_runs(

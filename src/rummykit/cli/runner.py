@@ -381,7 +381,7 @@ class RayTarget:
     runtime_env: dict[str, Any] | None = None
 
 
-_ADDRESS = re.compile(r"(ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
+_ADDRESS = re.compile(r"(ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", re.ASCII)
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
