@@ -47,8 +47,10 @@ def figures(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def best(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, dict[str, Any]]:
-    """The fastest of ``repeat`` runs: its wall seconds and its report."""
+def best(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, dict[str, Any], float]:
+    """The fastest of ``repeat`` runs: its wall seconds and its report, and the machine's
+    1-minute load average as they began (other work on a shared machine slows every figure)."""
+    load = os.getloadavg()[0]
     out: tuple[float, dict[str, Any]] | None = None
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -60,7 +62,7 @@ def best(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, dict
         if out is None or wall < out[0]:
             out = (wall, data)
     assert out is not None
-    return out
+    return (*out, load)
 
 
 def main() -> None:
@@ -91,14 +93,14 @@ def main() -> None:
         same = figures(local[1]) == figures(started[1]) == figures(joined[1])
         if not same:
             raise SystemExit(f"{label}: the figures on Ray differ from the local runner's")
-        for how, (wall, data) in (
+        for how, (wall, data, load) in (
             ("local processes (--workers 2)", local),
             ("--ray auto (starts a local Ray)", started),
             ("--ray ADDRESS (a running local Ray)", joined),
         ):
             rows.append(
                 f"| {label} | {data['deals']} | {how} | {wall:.2f} s | {data['seconds']:.2f} s | "
-                f"{data['deals'] / data['seconds']:,.0f} | yes |"
+                f"{data['deals'] / data['seconds']:,.0f} | yes | {load:.1f} |"
             )
             print(rows[-1], flush=True)
     command = (
@@ -115,13 +117,14 @@ def main() -> None:
             "what is measured is Ray's overhead, not its scale: the cores are the same two.  Best of",
             f"{args.repeat} runs; wall: the whole command, Ray's start and shutdown included; in-run:",
             "the command's own `seconds`, from connecting on; same figures: the report, run metadata",
-            "and decision times apart, is the local runner's.",
+            "and decision times apart, is the local runner's; load: the machine's 1-minute load",
+            "average as the runs began (a shared machine: other work slows every figure).",
             "",
             f"Machine: {machine_line()}",
             f"Command: `{command}`",
             "",
-            "| run | deals | how | wall time | in-run | deals / second (in-run) | same figures |",
-            "|---|---|---|---|---|---|---|",
+            "| run | deals | how | wall time | in-run | deals / second (in-run) | same figures | load |",
+            "|---|---|---|---|---|---|---|---|",
             *rows,
         ]
     )
