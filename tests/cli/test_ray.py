@@ -118,10 +118,10 @@ def _env(**extra: str) -> dict[str, str]:
 
 def interrupt(
     argv: list[str], at_least: int, env: dict[str, str], *, group: bool
-) -> tuple[int, str, str, set[int]]:
+) -> tuple[int, str, str, dict[int, str]]:
     """Start the command with plain progress, wait until it says ``at_least`` deals are done,
     send SIGINT (``group``: to its whole process group, as a terminal's Ctrl-C does), and answer
-    its exit status, stdout, stderr and the processes it had started."""
+    its exit status, stdout, stderr and the processes it had started (their names)."""
     proc = subprocess.Popen(
         [*COMMAND, *argv, "--progress", "plain"],
         stdout=subprocess.PIPE,
@@ -132,17 +132,22 @@ def interrupt(
     )
     assert proc.stderr is not None
     seen: list[str] = []
-    started: set[int] = set()
+    started: dict[int, str] = {}
+
+    def look() -> None:
+        for pid in _descendants(proc.pid) - set(started):
+            started[pid] = _comm(pid)
+
     try:
         for line in proc.stderr:
             seen.append(line)
-            started |= _descendants(proc.pid)
+            look()
             assert line.startswith(f"{argv[0]}: ") and " of " in line, line
             if int(line.split(": ", 1)[1].split(" of ", 1)[0]) >= at_least:
                 break
         else:
             pytest.fail(f"the run ended before reporting {at_least} deals: {''.join(seen)}")
-        started |= _descendants(proc.pid)
+        look()
         if group:
             os.killpg(proc.pid, signal.SIGINT)
         else:
@@ -181,8 +186,8 @@ def test_ctrl_c_at_a_terminal_stops_a_run_on_a_local_ray_it_started_and_prints_t
     assert "Traceback" not in err
     assert err.splitlines()[0] == "simulate: 0 of 20000 deals, 0 s"  # progress from the start
     if not others:
-        assert "gcs_server" in {_comm(p) for p in started}  # auto started a local Ray
-    assert _all_gone(started)  # the local Ray was shut down with the run: nothing left behind
+        assert "gcs_server" in started.values()  # auto started a local Ray
+    assert _all_gone(set(started))  # the local Ray was shut down with the run: nothing left behind
 
 
 def test_without_ray_nothing_imports_ray() -> None:
