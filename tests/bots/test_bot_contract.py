@@ -19,7 +19,7 @@ from rummykit.engine.views import SeatView
 
 NEPALI2 = get_preset("nepali", players=2)
 NEPALI4 = get_preset("nepali", players=4)
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class Spy:
@@ -151,3 +151,39 @@ def test_deadline() -> None:
     assert d.expired() and d.remaining_ms() == 0.0
     with pytest.raises(ValueError):
         Deadline(-1.0)
+
+
+def test_fixed_worlds_play_the_same_deal_whatever_the_deadline() -> None:
+    """hard:worlds=N searches exactly N worlds: a budget that has always run out already (a very
+    loaded machine) changes nothing, so a tournament's result does not move with the load.  (Four
+    seats: heads up hard does not search its throws.)"""
+    logs = []
+    for budget in (None, 0.0):
+        deal = ShowDeal(NEPALI4, "contract/fixed", dealer=1)
+        bots = [make_player("hard:worlds=6", "fixed"), *(make_player("greedy", s) for s in range(3))]
+        bots[0].budget_ms = budget  # type: ignore[attr-defined]
+        play_deal_timed(deal, bots)
+        assert bots[0].cutoffs == 0  # type: ignore[attr-defined]
+        logs.append([e.text() for e in deal.events])
+    assert logs[0] == logs[1]
+    # the anytime search at the same budget is cut short (and so may play otherwise)
+    anytime = make_player("hard", "fixed")
+    anytime.budget_ms = 0.0  # type: ignore[attr-defined]
+    deal = ShowDeal(NEPALI4, "contract/fixed", dealer=1)
+    play_deal_timed(deal, [anytime, *(make_player("greedy", s) for s in range(3))])
+    assert anytime.cutoffs > 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("hard:worlds", "KEY=VALUE"),
+        ("hard:depth=3", "hard has no option 'depth'"),
+        ("hard:worlds=many", "worlds takes int"),
+        ("hard:worlds=-1", "at least 0"),
+        ("greedy:worlds=4", "greedy takes no options"),
+    ],
+)
+def test_bad_bot_options_name_the_problem(spec: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_player(spec, 1)

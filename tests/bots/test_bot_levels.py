@@ -62,11 +62,14 @@ def test_easy_never_drops_in_play() -> None:
 
 
 def test_hard_does_not_feed_the_next_seat_when_an_equal_throw_exists() -> None:
-    """Seat 1 took the 7d off the pile; seat 0 holds 8d and 8c, equally loose: it throws 8c."""
+    """Seat 1 took the 7d off the pile; seat 0 holds 8d and 8c, equally loose: it throws 8c.
+    (The penalty plays from three seats up by default: heads up it measured a loss; the
+    mechanism is the same, so this two-seat deal turns it on.)"""
     deal = deal_of((TIDY, "2h 3c 5c 7s 10s Qh Qd 10d 6c 4c 2d 3d 10h"), pile="7d", cut="Kd", stock="8c")
     deal.apply(1, Action.draw_pile())
     deal.apply(1, Action.throw(parse_card("10h")))
     bot = HardPlayer("safe", budget_ms=None)
+    bot.danger_seats = 2
     for e in deal.events:
         bot.observe(e.seen_by(0))
     deal.apply(0, bot.choose(deal.view(0)))

@@ -470,6 +470,12 @@ def test_hand_histories_of_ray_tasks_are_written_where_the_command_runs(
     assert files == ["deal-000001.txt", "deal-000002.txt", "deal-000003.txt"]
     deal = replay((tmp_path / "hist" / "deal-000002.txt").read_text())
     assert deal.over and deal.seed == "0/1"
+    argv = ["tournament", "--seats", "2", "--bots", "greedy,easy", "--deals", "2", "--duplicate"]
+    assert main([*argv, "--histories", "decks", "--ray", "auto", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deals"] == 4
+    files = sorted(p.name for p in (tmp_path / "decks").iterdir())
+    assert files == [f"deck-00000{d}-rotation-{r}.txt" for d in (1, 2) for r in (1, 2)]
+    assert replay((tmp_path / "decks" / files[-1]).read_text()).over
 
 
 def test_a_process_connected_to_a_cluster_uses_it_for_its_address_and_refuses_another(

@@ -107,3 +107,36 @@ def test_remi_points_are_the_difference_between_the_two_totals() -> None:
     assert result.seats[w].charge in (-20, -40)
     assert seat_net(rules, result, w) == result.seats[1 - w].charge - result.seats[w].charge
     assert seat_net(rules, result, 1 - w) == -seat_net(rules, result, w)
+
+
+def test_histories_write_both_rotations_of_sampled_decks_and_replay(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    folder = tmp_path / "hist"
+    argv = ["--seats", "2", "--bots", "hard:worlds=4,medium", "--deals", "6", "--duplicate"]
+    data = tournament_json(
+        capsys, *argv, "--workers", "2", "--histories", str(folder), "--histories-sample", "2"
+    )
+    names = sorted(p.name for p in folder.iterdir())
+    # decks 1 and 4 of 6, each in both seatings
+    assert names == [f"deck-00000{d}-rotation-{r}.txt" for d in (1, 4) for r in (1, 2)]
+    text = (folder / "deck-000004-rotation-2.txt").read_text()
+    assert "name 0 medium" in text and "name 1 hard:worlds=4" in text and "match deck=4" in text
+    assert main(["replay", str(folder / "deck-000004-rotation-2.txt")]) == 0
+    assert "the result matches the history" in capsys.readouterr().out
+    assert data["deals"] == 12
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--histories-sample", "3"], "--histories-sample needs --histories DIR"),
+        (["--histories", "/proc/no-such-place"], "cannot write hand histories"),
+        (["--bots", "hard:worlds=x"], "worlds takes int"),
+    ],
+)
+def test_bad_histories_and_bot_options(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["tournament", *argv]) == 2
+    assert message in capsys.readouterr().err

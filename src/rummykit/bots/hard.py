@@ -1,25 +1,30 @@
-"""``hard``: medium's hand reading plus card tracking, safe throws, expected-cost drops and a search.
+"""``hard``: medium's hand reading plus card tracking, learned drops, and (three seats up) a search.
 
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
-* Throw: medium's ranking of the throws by ``away`` and charge, with a penalty on a card the next
-  seat has shown it wants (it took a card from the pile that this card would sit in a group
-  with): only the next seat may take the throw.  The closest few throws then go to a search:
-  worlds are sampled from the unseen cards consistent with the view (the other seats get what
-  they are known to hold, the rest at random; the stock gets its count), each candidate throw is
-  played out in every world by greedy play at every seat (:mod:`~rummykit.bots.rollout`, the
-  same world for every candidate so that only the throw differs), and the throw with the best
-  mean net wins (ties lean to the ranking).  The search is anytime: it stops at the deadline or
-  after ``max_worlds`` worlds, whichever comes first.
+* Throw: medium's ranking of the throws by ``away`` and charge.  From three seats up
+  (:attr:`HardPlayer.search_seats`) a card the next seat has shown it wants (it took a card from
+  the pile that this card would sit in a group with) is penalised, and the closest few throws go
+  to a search: worlds are sampled from the unseen cards consistent with the view (the other
+  seats get what they are known to hold, the rest at random; the stock gets its count), each
+  candidate throw is played out in every world by greedy play at every seat
+  (:mod:`~rummykit.bots.rollout`, the same world for every candidate so that only the throw
+  differs), and the throw with the best mean net wins (ties lean to the ranking).  Heads up both
+  measured a loss against medium (BENCHMARKS.md), so there hard throws by the ranking.
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
-  best throw).
-* Drop: at any turn before drawing, when the hand is not plainly good, the same search estimates
-  the mean net of playing on; the seat drops when that is worse than the drop cost (in a pool,
-  going out or being in compel is weighed too, see :class:`~rummykit.bots.contract.MatchContext`).
+  best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
+* Drop: at any turn before drawing, by the play-on values learned in self-play
+  (:mod:`~rummykit.bots.values`): the seat drops when the mean net of hands like its own played on
+  is worse than the drop.  In a pool the view's match totals are read: a seat in compel never
+  drops (the drop would put it out).  :attr:`HardPlayer.out_penalty` would also count the table's
+  chance of a charge that puts the seat out; it is 0, as 60 measured fewer match wins.  Rules the
+  table never saw fall back to a search of playing on.
 
-Its worlds are dealt from the view only: :func:`~rummykit.bots.tracking.sample_hidden` never
-sees the deal.  With a seed and a deadline that is never reached the bot is deterministic.
+The search is anytime: it stops at the deadline or after ``max_worlds`` worlds.  With a fixed
+number of worlds (``hard:worlds=N``, or :attr:`untimed` as tournaments set it) it never reads
+the clock, so the same seed gives the same play whatever the machine's load.  Its worlds are
+dealt from the view only: :func:`~rummykit.bots.tracking.sample_hidden` never sees the deal.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
 from rummykit.bots.rollout import Playout
 from rummykit.bots.tracking import Knowledge, PassTracker, is_wild, read_view, sample_hidden
+from rummykit.bots.values import features, play_on_values
 from rummykit.engine.cards import JOKER, pretty_card
 from rummykit.engine.events import Action, ActionKind, Event, SeatStatus
 from rummykit.engine.views import SeatView
@@ -62,6 +68,46 @@ class Candidate:
         return self.total / self.n if self.n else 0.0
 
 
+def live_partners(know: Knowledge, k: int, wild: int | None, ace_high: bool) -> int:
+    """Copies still unseen of the natural cards that would sit in a group with ``k`` (its rank in
+    another suit, its suit one or two ranks away): how live the card is to keep."""
+    if is_wild(k, wild):
+        return 0
+    suit, r = divmod(k, 13)
+    n = 0
+    for s in range(4):
+        if s != suit:
+            j = s * 13 + r
+            if not is_wild(j, wild):
+                n += know.unseen[j]
+    for d in (-2, -1, 1, 2):
+        rank = r + d  # 0-based: 0 the ace, 12 the king
+        if ace_high and r == 0 and d < 0:
+            rank = 13 + d  # Q-K-A
+        elif ace_high and rank == 13:
+            rank = 0  # K-A, Q-K-A
+        if 0 <= rank < 13:
+            j = suit * 13 + rank
+            if not is_wild(j, wild):
+                n += know.unseen[j]
+    return n
+
+
+def live_outs(reader: HandReader, hand13: Sequence[int], wild: int | None, know: Knowledge) -> int:
+    """Unseen copies of the cards that would let ``hand13`` show at once (it is one exchange
+    from a show): how many cards it is really waiting on, the dead ones not counted."""
+    best = reader.arranger.best_throw
+    hand = list(hand13)
+    n = 0
+    for k, copies in enumerate(know.unseen):
+        if copies:
+            hand.append(k)
+            if best(hand, wild)[0]:
+                n += copies
+            hand.pop()
+    return n
+
+
 class HardPlayer(MediumPlayer):
     """Tracking, safe throws, expected-cost drops, and determinized playouts under a deadline."""
 
@@ -71,13 +117,47 @@ class HardPlayer(MediumPlayer):
     min_worlds = 8  # with fewer worlds by the deadline, the search is too noisy: the ranking decides
     candidates = 6  # throws searched
     window = 40.0  # ... within this much of the best score
-    danger_weight = 6.0  # score penalty for feeding the next seat
+    danger_weight = 6.0  # score penalty for feeding the next seat ...
+    danger_seats = 3  # ... at this many seats or more (heads up it measured a loss, see BENCHMARKS.md)
     prior_weight = 0.4  # points of mean net per point of score (the ranking's say in the search)
-    drop_margin = 4.0  # drop when playing on is worse than the drop by this much
-    out_penalty = 60.0  # a pool: what going out is worth beyond the points
+    drop_margin = 0.0  # drop when playing on is worse than the drop by this much
+    search_seats = 3  # search the throws at this many seats or more (heads up it measured a loss)
+    take_margin = 4.0  # medium's 2: heads up, taking the pile's card less often measured better
+    out_penalty = 0.0  # a pool: what going out is worth beyond the points (60 measured a loss: BENCHMARKS.md)
     safety_ms = 5.0  # stop the search this long before the deadline
     search_draw = False  # search the pile against the stock (off: it measured weaker, see below)
     draw_bias = 1.0  # points of mean net in favour of medium's rule
+    drop_search = True  # search the drop at every turn (off: medium's first-turn rule)
+    drop_table = True  # drop by the learned play-on values where they know the rules
+    outs_weight = 0.0  # one exchange from a show: score per unseen card that would finish it
+    live_weight = 0.0  # score per live card that would sit in a group with the thrown card
+    pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
+    search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
+    tunables: tuple[str, ...] = (
+        "worlds",
+        "candidates",
+        "window",
+        "danger_weight",
+        "prior_weight",
+        "drop_margin",
+        "search_draw",
+        "draw_bias",
+        "drop_search",
+        "drop_table",
+        "danger_seats",
+        "search_seats",
+        "pool_aware",
+        "out_penalty",
+        "live_weight",
+        "outs_weight",
+        "away_weight",
+        "charge_early",
+        "charge_late",
+        "age_turns",
+        "value_weight",
+        "take_margin",
+        "min_worlds",
+    )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
         super().__init__(seed, budget_ms=budget_ms)
@@ -89,6 +169,25 @@ class HardPlayer(MediumPlayer):
 
     def observe(self, event: Event) -> None:
         self.passes.observe(event)
+
+    def _more(self, worlds: int, deadline: Deadline) -> bool:
+        """Whether a search that has played ``worlds`` worlds plays another: exactly
+        :attr:`search_worlds` when that is set (the deadline is not read, so the answer does
+        not depend on the machine's speed), else up to :attr:`max_worlds` by the deadline
+        (untimed: :attr:`max_worlds` whatever the deadline)."""
+        if self.search_worlds > 0:
+            return worlds < self.search_worlds
+        if worlds >= self.max_worlds:
+            return False
+        if self.untimed:
+            return True
+        if deadline.remaining_ms() < self.safety_ms:
+            self.cutoffs += 1
+            return False
+        return True
+
+    def _enough(self, worlds: int) -> bool:
+        return worlds >= min(self.min_worlds, self.search_worlds or self.min_worlds)
 
     def choose(self, view: SeatView, deadline: Deadline | None = None) -> Action:
         """As every level chooses; also leaves a one-line reason in :attr:`last_reason`."""
@@ -134,9 +233,21 @@ class HardPlayer(MediumPlayer):
             s = (s + 1) % n
         return s
 
+    def match_context(self, view: SeatView) -> MatchContext | None:
+        """What the seat knows of the match around the deal: :attr:`context` when it was given,
+        else the totals its view carries (a match session's deal)."""
+        if not self.pool_aware:
+            return None
+        if self.context is not None:
+            return self.context
+        if not view.match_totals:
+            return None
+        rules = view.rules
+        return MatchContext(view.match_totals, rules.pool_out if rules.format == "pool" else None)
+
     def _utility(self, view: SeatView, net: float, charge: float) -> float:
         """A deal's net as this seat values it: in a pool, going out costs ``out_penalty`` more."""
-        ctx = self.context
+        ctx = self.match_context(view)
         if ctx is None or ctx.pool_out is None:
             return net
         if ctx.totals[view.seat] + charge >= ctx.pool_out:
@@ -168,10 +279,16 @@ class HardPlayer(MediumPlayer):
         hand, wild = view.hand, view.wild
         away = reader.away(hand, wild)
         charge = reader.charge(hand, wild)
-        ctx = self.context
+        ctx = self.match_context(view)
         if ctx is not None and ctx.compelled(view.seat, view.rules.drop_first):
             self.last_reason = "play on: dropping now would put this seat out of the pool"
             return False
+        if self.drop_table:
+            table = self._drop_by_table(view, reader, cost, away)
+            if table is not None:
+                return table
+        if not self.drop_search:
+            return super()._drop(view, reader, deadline)
         if away <= 2 or (away <= 3 and charge < reader.arranger.total(hand, wild)):
             return False  # near a show, or a pure run in hand: plainly worth playing
         value = self._search_play_on(view, reader, deadline)
@@ -187,6 +304,29 @@ class HardPlayer(MediumPlayer):
             return True
         return False
 
+    def _drop_by_table(self, view: SeatView, reader: HandReader, cost: int, away: int) -> bool | None:
+        """Drop by the learned play-on values (:mod:`~rummykit.bots.values`), or ``None`` when the
+        table never saw these rules.  In a pool, playing on also risks a charge that puts the
+        seat out (the table's chance of losing that much), and dropping may do so for sure."""
+        values = play_on_values()
+        f = features(view, reader)
+        play = values.value(f)
+        if play is None:
+            return None
+        ctx = self.match_context(view)
+        if ctx is not None and ctx.pool_out is not None:
+            room = ctx.pool_out - ctx.totals[view.seat]
+            play -= self.out_penalty * values.loss_chance(f, room)
+        drop_value = self._utility(view, -cost, cost)
+        self.last_values = {"play": play, "drop": drop_value}
+        if play < drop_value - self.drop_margin:
+            self.last_reason = (
+                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
+                f"about {play:+.0f} on average"
+            )
+            return True
+        return False
+
     def _search_play_on(self, view: SeatView, reader: HandReader, deadline: Deadline) -> float | None:
         """The mean value of playing on from this draw (greedy play everywhere), or None when
         the deadline left no time for enough worlds."""
@@ -195,10 +335,7 @@ class HardPlayer(MediumPlayer):
         in_play, charged = self._in_play(view), self._charged(view)
         turns_left = view.turn_limit - view.turn + 1
         total, n = 0.0, 0
-        while n < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(n, deadline):
             world = sample_hidden(view, know, self.rng)
             rng = random.Random(self.rng.getrandbits(32))
             nets = playout.play(
@@ -207,7 +344,7 @@ class HardPlayer(MediumPlayer):
             mine = nets[view.seat]
             total += self._utility(view, mine, max(0, -mine))
             n += 1
-        return total / n if n >= self.min_worlds else None
+        return total / n if self._enough(n) else None
 
     # ---- draw ------------------------------------------------------------------------------
 
@@ -254,10 +391,7 @@ class HardPlayer(MediumPlayer):
         best = reader.arranger.best_throw
         pile_total = stock_total = 0.0
         worlds = 0
-        while worlds < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(worlds, deadline):
             world = sample_hidden(view, know, self.rng)
             if not world.stock:
                 break
@@ -306,7 +440,7 @@ class HardPlayer(MediumPlayer):
                 )
             stock_total += self._utility(view, nets[me], max(0, -nets[me]))
             worlds += 1
-        if worlds < self.min_worlds:
+        if not self._enough(worlds):
             return None
         return pile_total / worlds, stock_total / worlds
 
@@ -320,12 +454,19 @@ class HardPlayer(MediumPlayer):
         ace_high = view.rules.ace_high
         cands = []
         for score, t in ranked:
-            danger = know.danger([nxt], t.card, ace_high) if nxt != view.seat else 0
-            cands.append(Candidate(t.card, score + self.danger_weight * danger, danger, t))
+            watch = nxt != view.seat and view.players >= self.danger_seats
+            danger = know.danger([nxt], t.card, ace_high) if watch else 0
+            live = (
+                self.live_weight * live_partners(know, t.card, view.wild, ace_high)
+                if self.live_weight
+                else 0.0
+            )
+            cands.append(Candidate(t.card, score + self.danger_weight * danger + live, danger, t))
         cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
         best = cands[0].score
         pool = [c for c in cands[: self.candidates] if c.score <= best + self.window]
-        if len(pool) > 1 and self._search_throws(view, reader, know, pool, deadline) >= self.min_worlds:
+        searched = len(pool) > 1 and view.players >= self.search_seats
+        if searched and self._enough(self._search_throws(view, reader, know, pool, deadline)):
             pool.sort(key=lambda c: (-(c.mean - self.prior_weight * (c.score - best)), c.score, c.card))
         choice = pool[0]
         self.last_reason = self._throw_reason(view, reader, know, choice, nxt)
@@ -349,10 +490,7 @@ class HardPlayer(MediumPlayer):
         for c in pool:
             c.total, c.n = 0.0, 0
         worlds = 0
-        while worlds < self.max_worlds:
-            if deadline.remaining_ms() < self.safety_ms:
-                self.cutoffs += 1
-                break
+        while self._more(worlds, deadline):
             world = sample_hidden(view, know, self.rng)
             seed = self.rng.getrandbits(32)
             for c in pool:

@@ -31,6 +31,7 @@ class LevelPlayer(BasePlayer):
 
     name = "level"
     budget_ms: float | None = 50.0
+    untimed = False  # ignore the deadline: searches of their full size (tournaments, tests)
 
     def __init__(self, seed: Seed, *, budget_ms: float | None = None) -> None:
         super().__init__(seed)

@@ -38,13 +38,14 @@ class ThrowEval:
 class HandReader:
     """Cached exact measures of hands for one set of rules."""
 
-    __slots__ = ("_away", "_charge", "arranger", "rules")
+    __slots__ = ("_away", "_charge", "_pure", "arranger", "rules")
 
     def __init__(self, rules: Rules, arranger: Arranger | None = None) -> None:
         self.rules = rules
         self.arranger = arranger if arranger is not None and arranger.rules == rules else Arranger(rules)
         self._away: dict[tuple[tuple[int, ...], int | None], int] = {}
         self._charge: dict[tuple[tuple[int, ...], int | None], int] = {}
+        self._pure: dict[tuple[tuple[int, ...], int | None], bool] = {}
 
     def _key(self, hand: Iterable[int], wild: int | None) -> tuple[tuple[int, ...], int | None]:
         return tuple(sorted(hand)), wild
@@ -65,6 +66,16 @@ class HandReader:
             if len(self._charge) > _CACHE_LIMIT:
                 self._charge.clear()
             got = self._charge[key] = self.arranger.charge(key[0], wild)
+        return got
+
+    def has_pure(self, hand: Iterable[int], wild: int | None) -> bool:
+        """Whether the hand's best arrangement holds a pure run."""
+        key = self._key(hand, wild)
+        got = self._pure.get(key)
+        if got is None:
+            if len(self._pure) > _CACHE_LIMIT:
+                self._pure.clear()
+            got = self._pure[key] = self.arranger.arrange(key[0], wild).has_pure
         return got
 
     def value(self, k: int, wild: int | None) -> int:

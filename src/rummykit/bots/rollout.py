@@ -68,10 +68,34 @@ class Playout:
         charges: list[int] | None = None,
         turns_left: int | None = None,
     ) -> list[int]:
+        """Play from the start of ``to_play``'s turn to the end of the deal (see :meth:`play_until`)."""
+        nets = self.play_until(
+            hands, stock, pile, in_play, charged, to_play, rng, charges=charges, turns_left=turns_left
+        )
+        assert nets is not None
+        return nets
+
+    def play_until(
+        self,
+        hands: list[list[int]],
+        stock: list[int],
+        pile: list[int],
+        in_play: Sequence[bool],
+        charged: Sequence[int],
+        to_play: int,
+        rng: random.Random,
+        *,
+        charges: list[int] | None = None,
+        turns_left: int | None = None,
+        stop: tuple[int, int] | None = None,
+    ) -> list[int] | None:
         """Play from the start of ``to_play``'s turn to the end; the lists are changed in place.
 
         ``charged`` are the seats' fixed charges (drops) for seats out of play; ``charges`` the
-        hands' current charges when known (``-1``: unknown).  Returns every seat's net.
+        hands' current charges when known (``-1``: unknown).  Returns every seat's net.  With
+        ``stop=(seat, turns)`` the play-out stops at the start of ``seat``'s turn once at least
+        ``turns`` turns were played, and returns ``None`` when the deal has not ended by then
+        (the hands are left as they stand, for the caller to judge).
         """
         n = len(hands)
         best, charge, wild = self._best, self._charge, self._wild
@@ -84,7 +108,9 @@ class Playout:
             ]
         seat = to_play
         limit = self.max_turns if turns_left is None else min(turns_left, self.max_turns)
-        for _ in range(limit):
+        for played in range(limit):
+            if stop is not None and seat == stop[0] and played >= stop[1]:
+                return None
             hand = hands[seat]
             top = pile[-1] if pile else None
             took = False

@@ -469,8 +469,8 @@ def bots_round_the_table(text: str, seats: int, known: Sequence[str]) -> tuple[s
     if not names:
         raise InputError(f"--bots names no bot (known: {', '.join(known)})")
     for name in names:
-        if name not in known:
-            raise InputError(f"unknown bot {name!r} (known: {', '.join(known)})")
+        if name.split(":", 1)[0] not in known:  # a bot's options follow its name (hard:worlds=24)
+            raise InputError(f"unknown bot {name.split(':', 1)[0]!r} (known: {', '.join(known)})")
     if len(names) > seats:
         raise InputError(
             f"--bots names {len(names)} bots for {seats} seat{'s' if seats != 1 else ''}: "

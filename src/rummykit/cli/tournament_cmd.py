@@ -10,6 +10,13 @@ at play ``r`` of deck ``i``, seat ``s`` is seeded ``SEED/i/rR/sS``.  The work is
 for the same seed whatever the number of workers; ``--ray auto|ADDRESS`` plays the same chunks as
 tasks on a Ray cluster (README: Scale-out), with the same figures.
 
+A bot's name may carry options (``hard:worlds=24``, see :func:`rummykit.bots.make_player`).
+The search bots play a fixed number of worlds a decision (their own ``max_worlds``, or the
+name's ``worlds=``) and never read the clock, so the figures do not depend on the machine's
+load; ``--anytime`` plays them against their deadlines as a live table does.  ``--histories DIR``
+writes the hand histories of ``--histories-sample`` decks spread over the run (every rotation of
+each, ``deck-NNNNNN-rotation-R.txt``) for ``rummykit replay``.
+
 Both families play: a table-family preset (``--rules rummy40``, ``remi51``) seats that family's
 bots.  Per seat (the place in ``--bots`` round the table, numbered from 1; with ``--duplicate``
 it moves round the table with its bot) and per bot: points per deal, the settlement net (a
@@ -32,6 +39,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -53,7 +61,9 @@ from rummykit.cli.runner import (
     run_chunks,
     tick,
     whole_number,
+    write_text,
 )
+from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.deal import Deal, ShowDeal, new_deal
 from rummykit.engine.events import DealResult, Ending
@@ -89,7 +99,24 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--strict", action="store_true", help="stop at the first answer later than its budget")
     p.add_argument(
+        "--anytime",
+        action="store_true",
+        help="search bots stop at their deadline, as at a live table (default: a fixed number of worlds "
+        "a decision, so results do not depend on the machine's load; hard:worlds=N sets it)",
+    )
+    p.add_argument(
         "--workers", metavar="W", help=f"processes (default: every core, {os.cpu_count()}; 1 runs in-process)"
+    )
+    p.add_argument(
+        "--histories",
+        metavar="DIR",
+        help="write the hand histories of a sample of decks to DIR (every rotation of each), for "
+        "rummykit replay",
+    )
+    p.add_argument(
+        "--histories-sample",
+        metavar="N",
+        help="decks written by --histories, spread over the run (default 10)",
     )
     add_backend_options(p)
     add_progress_option(p)
@@ -110,6 +137,9 @@ class Plan:
     duplicate: bool
     budget_ms: float | None = None
     strict: bool = False
+    anytime: bool = False  # search bots stop at their deadline (else a fixed number of worlds)
+    histories: str | None = None  # a folder for the sampled decks' hand histories
+    history_decks: tuple[int, ...] = ()  # the decks whose every rotation is written there
 
     def rotations(self) -> list[int]:
         """The seatings each deck is played with, as offsets round the table: 0 (the bots as
@@ -144,10 +174,13 @@ def _init(plan: Plan) -> None:
     _ARRANGER = Arranger(plan.rules) if plan.rules.is_show else None
 
 
-def _make(name: str, seed: str, budget_ms: float | None, rules: Rules) -> Player:
+def _make(name: str, seed: str, budget_ms: float | None, rules: Rules, anytime: bool = False) -> Player:
     player = make_player(name, seed, rules)
     if budget_ms is not None and is_timed(player):
         player.budget_ms = budget_ms  # type: ignore[attr-defined]
+    if not anytime and hasattr(player, "untimed"):
+        # searches of their full size every decision, whatever the machine's load
+        player.untimed = True
     return player
 
 
@@ -169,9 +202,14 @@ def play_decks(start: int, stop: int) -> Tally:
             entrant_at = [(s + r) % n for s in range(n)]  # seat s plays the bots' entry s + r
             seating = [plan.bots[e] for e in entrant_at]
             players = [
-                _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules) for s, bot in enumerate(seating)
+                _make(bot, f"{seed}/r{r}/s{s}", plan.budget_ms, rules, plan.anytime)
+                for s, bot in enumerate(seating)
             ]
             played = play_deal_timed(deal, players, strict=plan.strict, grace_ms=DEFAULT_GRACE_MS)
+            if plan.histories is not None and i in plan.history_decks:
+                text = history.dump(deal, names=seating, match={"deck": i + 1, "rotation": r + 1})
+                path = Path(plan.histories) / f"deck-{i + 1:06d}-rotation-{r + 1}.txt"
+                write_text(path, text)  # on this machine, even from a Ray task on another
             result = played.result
             tally.play(
                 entrant_at,
@@ -242,6 +280,18 @@ def _count(text: str | None, option: str, default: int, least: int = 1) -> int:
     return default if text is None else whole_number(text, option, least)
 
 
+def _bots(text: str, rules: Rules) -> tuple[str, ...]:
+    """The bots round the table; each name's options are checked by making the bot once."""
+    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
+    bots = bots_round_the_table(text, rules.players, known)
+    for name in dict.fromkeys(bots):
+        try:
+            make_player(name, 0, rules)
+        except BotError as e:
+            raise InputError(str(e)) from None
+    return bots
+
+
 def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
     """The plan, the number of decks and the workers; InputError on bad input."""
     rules = rules_from_args(args)
@@ -262,9 +312,47 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, int, int]:
             raise InputError(f"--budget-ms takes a number of milliseconds, not {args.budget_ms!r}") from None
         if not budget > 0:
             raise InputError(f"--budget-ms must be more than 0, not {args.budget_ms}")
-    known = tuple(TABLE_BOTS) if rules.is_table else BOT_NAMES
-    bots = bots_round_the_table(args.bots, rules.players, known)
-    return Plan(rules, bots, str(args.seed), bool(args.duplicate), budget, bool(args.strict)), decks, workers
+    bots = _bots(args.bots, rules)
+    sample = _count(args.histories_sample, "--histories-sample", 10)
+    if args.histories_sample is not None and args.histories is None:
+        raise InputError("--histories-sample needs --histories DIR")
+    folder = None if args.histories is None else check_histories(args.histories)
+    plan = Plan(
+        rules,
+        bots,
+        str(args.seed),
+        bool(args.duplicate),
+        budget,
+        bool(args.strict),
+        bool(args.anytime),
+        folder,
+        sample_decks(decks, sample) if folder is not None else (),
+    )
+    return plan, decks, workers
+
+
+def check_histories(text: str) -> str:
+    """A folder hand histories can be written to (made when missing), or an InputError."""
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".rummykit-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise InputError(f"cannot write hand histories to {text}: {e.strerror or e}") from None
+    return text
+
+
+def sample_decks(decks: int, sample: int) -> tuple[int, ...]:
+    """``sample`` deck indices spread evenly over ``decks`` (all of them when fewer).
+
+    >>> sample_decks(100, 4), sample_decks(3, 10)
+    ((0, 25, 50, 75), (0, 1, 2))
+    """
+    if sample >= decks:
+        return tuple(range(decks))
+    return tuple(j * decks // sample for j in range(sample))
 
 
 # ---- output ----------------------------------------------------------------------------------

@@ -150,6 +150,9 @@ class Deal(ABC):
     """The turn machine both families share.  Make one with a family's class (or :func:`new_deal`)."""
 
     family: ClassVar[str]
+    # The match totals before this deal, by deal seat (public: they are on the score sheet);
+    # a match session sets them, so that a seat's view can weigh a pool's limit.
+    match_totals: tuple[int, ...] = ()
 
     def __init__(
         self,

@@ -209,6 +209,7 @@ class MatchSession:
             self._deal = ShowDeal(rules, seed, dealer=dealer, turn_cap=self.turn_cap, arranger=arranger)
         else:
             self._deal = new_deal(rules, seed, dealer=dealer, turn_cap=self.turn_cap)
+        self._deal.match_totals = tuple(self.match.totals[m] for m in seats)
         self._deal_seats = seats
         self._recorded = False
         return self._deal

@@ -58,6 +58,8 @@ class SpectatorView:
     opened: tuple[bool, ...] = field(default=(), kw_only=True)  # per seat
     pile_due: int | None = field(default=None, kw_only=True)  # the pile card still to meld
     owed_jokers: int = field(default=0, kw_only=True)  # freed jokers still to lay down
+    # the match around the deal: every seat's total before it, by deal seat (() outside a match)
+    match_totals: tuple[int, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,7 @@ def _table(deal: Deal) -> dict[str, object]:
 
 def spectator_view(deal: Deal) -> SpectatorView:
     """The view of someone watching, who sees no hand at all."""
-    return SpectatorView(*_public(deal), **_table(deal))  # type: ignore[arg-type]
+    return SpectatorView(*_public(deal), match_totals=deal.match_totals, **_table(deal))  # type: ignore[arg-type]
 
 
 _POSITIONAL: Final = attrgetter(*(f.name for f in fields(SpectatorView) if not f.kw_only))
@@ -169,4 +171,5 @@ def seat_view(deal: Deal, seat: int, *, public: SpectatorView | None = None) -> 
         opened=public.opened,
         pile_due=public.pile_due,
         owed_jokers=public.owed_jokers,
+        match_totals=public.match_totals,
     )
