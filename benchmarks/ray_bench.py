@@ -47,22 +47,25 @@ def figures(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def best(argv: list[str], repeat: int, env: dict[str, str]) -> tuple[float, dict[str, Any], float]:
-    """The fastest of ``repeat`` runs: its wall seconds and its report, and the machine's
-    1-minute load average as they began (other work on a shared machine slows every figure)."""
-    load = os.getloadavg()[0]
-    out: tuple[float, dict[str, Any]] | None = None
-    for _ in range(repeat):
+class Best:
+    """The fastest of a command's runs: its wall seconds, its report, and the machine's 1-minute
+    load average as it began (other work on a shared machine slows every figure)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+        self.wall = float("inf")
+        self.data: dict[str, Any] = {}
+        self.load = 0.0
+
+    def run(self, env: dict[str, str]) -> None:
+        load = os.getloadavg()[0]
         t0 = time.perf_counter()
-        done = subprocess.run([*rummykit(), *argv, "--json"], capture_output=True, text=True, env=env)
+        done = subprocess.run([*rummykit(), *self.argv, "--json"], capture_output=True, text=True, env=env)
         wall = time.perf_counter() - t0
         if done.returncode:
-            raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr}")
-        data = json.loads(done.stdout)
-        if out is None or wall < out[0]:
-            out = (wall, data)
-    assert out is not None
-    return (*out, load)
+            raise SystemExit(f"{' '.join(self.argv)}: exit {done.returncode}\n{done.stderr}")
+        if wall < self.wall:
+            self.wall, self.data, self.load = wall, json.loads(done.stdout), load
 
 
 def main() -> None:
@@ -82,22 +85,29 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     rows = []
     for label, argv in runs:
-        local = best([*argv, "--workers", "2"], args.repeat, env)
-        started = best([*argv, "--ray", "auto"], args.repeat, env)
+        # --ray auto first, while no Ray runs here (it would join one); then the local runner and
+        # the joined Ray in turn, so that the machine's load weighs on both alike
+        started = Best([*argv, "--ray", "auto"])
+        for _ in range(args.repeat):
+            started.run(env)
         ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
         try:
-            address = ray.get_runtime_context().gcs_address
-            joined = best([*argv, "--ray", address], args.repeat, {**env, **os.environ})
+            local = Best([*argv, "--workers", "2"])
+            joined = Best([*argv, "--ray", ray.get_runtime_context().gcs_address])
+            for _ in range(args.repeat):
+                local.run(env)
+                joined.run({**env, **os.environ})  # with the token mode Ray set here
         finally:
             ray.shutdown()
-        same = figures(local[1]) == figures(started[1]) == figures(joined[1])
+        same = figures(local.data) == figures(started.data) == figures(joined.data)
         if not same:
             raise SystemExit(f"{label}: the figures on Ray differ from the local runner's")
-        for how, (wall, data, load) in (
+        for how, best in (
             ("local processes (--workers 2)", local),
             ("--ray auto (starts a local Ray)", started),
             ("--ray ADDRESS (a running local Ray)", joined),
         ):
+            wall, data, load = best.wall, best.data, best.load
             rows.append(
                 f"| {label} | {data['deals']} | {how} | {wall:.2f} s | {data['seconds']:.2f} s | "
                 f"{data['deals'] / data['seconds']:,.0f} | yes | {load:.1f} |"
