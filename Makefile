@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: play test install lint bench vectors clean system-deps
+.PHONY: play test install lint jstest bench vectors clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,12 @@ lint: install
 system-deps:
 	bash scripts/system-deps.sh
 
-test: install system-deps lint
+# the web table's pure modules (static/js: the hand's layout, the words, the view readers),
+# tested by node's own test runner: no npm packages
+jstest: system-deps
+	node --test tests/js/
+
+test: install system-deps lint jstest
 	$(VENV)/bin/pytest -q
 
 vectors: install

@@ -8,6 +8,7 @@ declare -A NEED=(
   [pdftoppm]=poppler-utils
   [pdftotext]=poppler-utils
   [/usr/bin/chromium]=chromium  # the browser tests launch this very file
+  [node]=nodejs  # node --test runs the web table's unit tests (tests/js/)
 )
 
 missing=()

@@ -132,6 +132,43 @@ def test_the_lobby_shows_the_servers_reason_for_a_bad_setting(server: Server, ne
     expect(page.locator("#created")).to_be_hidden()
 
 
+def test_the_lobby_refuses_nine_players_in_the_servers_words_and_lists_your_seat(
+    server: Server, new_page: Any
+) -> None:
+    """Nine players at Nepali rummy were clamped to six without a word: now nine seats are drawn,
+    the field is marked, and Create shows the server's own sentence.  The form's limits are the
+    server's.  The links kept on this device say "Your seat", not "You's seat"."""
+    new_page.allow(r"status of 400")
+    options = {p["name"]: p for p in server.get("/api/options")["presets"]}
+    page = new_page(PHONE, touch=True)
+    open_lobby(page, server)
+    players = page.locator("#set-players")
+    for name in ("nepali", "kerala", "remi51"):
+        page.locator(f"label[for=preset-{name}]").tap()
+        low, high = options[name]["players"]
+        expect(players).to_have_attribute("min", str(low))
+        expect(players).to_have_attribute("max", str(high))
+    page.locator("label[for=preset-nepali]").tap()
+    players.fill("9")
+    expect(page.locator("#seat-rows .seat-row")).to_have_count(9)
+    expect(players).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#set-players-hint")).to_contain_text("Nepali rummy seats 2 to 6 players")
+    page.locator("#create").tap()
+    error = page.locator("#lobby-error")
+    expect(error).to_have_text(
+        "The table was not created: Nepali rummy seats 2 to 6 players; you asked for 9"
+    )
+    expect(page.locator("#created")).to_be_hidden()
+    players.fill("2")
+    expect(players).to_have_attribute("aria-invalid", "false")
+    page.locator("#create").tap()
+    expect(page.locator("#created")).to_be_visible()
+    open_lobby(page, server)
+    recent = page.locator("#recent-list")
+    expect(recent.get_by_role("link", name="Your seat").first).to_be_visible()
+    assert "You's" not in recent.inner_text()
+
+
 def test_history_lists_matches_and_a_finished_deal_downloads(server: Server, new_page: Any) -> None:
     body = {
         "preset": "nepali",
@@ -305,7 +342,7 @@ def test_every_control_is_labelled_and_the_hand_plays_from_the_keyboard(
     assert page.locator("#pile-card").get_attribute("data-card") is not None
     # what the others did is announced in words
     expect(page.locator("#announce")).to_contain_text(
-        re.compile(r"Bikash (threw|took) (the \w+ of \w+|a printed joker)")
+        re.compile(r"Bikash (throws|takes) (the \w+ of \w+|a printed joker)")
     )
     assert thrown is not None
     # the score sheet opens from the bar, and closes

@@ -32,7 +32,7 @@ def test_remi51_shows_an_empty_pile_until_the_first_throw_starts_it(server: Serv
     assert step == "throw"  # Ana, left of the dealer, holds fifteen cards and does not draw
     assert len(hand_cards(page)) == 15
     expect(page.locator("#pile-card")).to_have_class(re.compile(r"\bempty\b"))
-    expect(page.locator("#pile-label")).to_have_text("Pile · 0")
+    expect(page.locator("#pile-label")).to_have_text("Pile · empty")
     expect(page.locator("#pile")).to_have_attribute("aria-label", re.compile(r"^The pile is empty\."))
     card = hand_cards(page)[-1]
     page.locator(f'#hand button.card[data-card="{card}"]').last.click()
@@ -40,4 +40,5 @@ def test_remi51_shows_an_empty_pile_until_the_first_throw_starts_it(server: Serv
     # the throw starts the pile; the bot, not yet opened, may not take it and throws in turn
     assert wait_for_me(page) == "draw"
     expect(page.locator("#pile-card")).not_to_have_class(re.compile(r"\bempty\b"))
-    expect(page.locator("#pile-label")).to_have_text("Pile · 2")
+    expect(page.locator("#pile-label")).to_have_text("Thrown by Bot 1")  # two cards, the bot's on top
+    expect(page.locator("#pile .pile-under .card")).to_have_count(1)

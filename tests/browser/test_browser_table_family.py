@@ -17,6 +17,7 @@ The bot at seat 0 is dealt spread-out cards that make no meld, so it only draws 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,8 +111,12 @@ def test_a_rummy40_deal_open_lay_off_by_drag_and_by_tap_and_a_joker_swap(
     assert page.locator("#table").get_attribute("data-family") == "table"
     expect(page.locator("#melds")).to_contain_text("No melds on the table yet")
     expect(page.locator(".cut-slot")).to_be_hidden()
-    expect(page.locator("#group")).to_be_hidden()
-    expect(page.locator("#me-clock")).to_contain_text("s")  # the turn clock runs
+    expect(page.locator("#group")).to_be_visible()  # melds first, by the Opening meter
+    expect(page.locator("#sort")).to_be_visible()
+    # the turn clock runs (10 minutes here), drawn with an inline icon: no glyph a font may lack
+    expect(page.locator("#me-clock-text")).to_have_text(re.compile(r"^(\d+ s|\d+:\d\d)$"))
+    expect(page.locator("#me-clock svg.clock-icon")).to_be_visible()
+    assert "⏱" not in page.locator("#me-clock").inner_text()
 
     # the pile card must be used: throwing it is refused with the reason, Put back undoes the take
     page.locator("#pile").click()
@@ -180,26 +185,47 @@ def test_a_rummy40_deal_open_lay_off_by_drag_and_by_tap_and_a_joker_swap(
     assert sorted(hand(page)) == ["3d", "4c"]
     # the log tells the story
     log = page.locator("#log").inner_text()
-    for words in ("opened with 77", "laid 4♥ off onto meld 2", "swapped J♣", "put Q♠ back"):
+    # in the server's words (engine/words.py), as this seat reads them
+    for words in (
+        "You open with",
+        "(77 points)",
+        "You lay off 4♥ onto meld 2",
+        "You swap J♣",
+        "You put Q♠ back",
+    ):
         assert words in log, (words, log)
 
 
-def test_the_lobby_sets_up_a_rummy40_table_with_its_clock_and_hints(server: Server, new_page: Any) -> None:
+def test_the_lobby_sets_up_a_rummy40_table_with_its_clock_opening_match_and_hints(
+    server: Server, new_page: Any
+) -> None:
     page = new_page(DESKTOP)
     page.goto(f"{server.base}/")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    expect(page.locator('.setting[data-key="clock"]')).to_be_hidden()  # a show-family game has no clock
+    # a turn clock for every game (RULES.md): off at Nepali rummy and Remi 51, 45 s at Rummy 40
+    expect(page.locator('.setting[data-key="clock"]')).to_be_visible()
+    expect(page.locator("#set-clock")).to_have_value("")
+    expect(page.locator('.setting[data-key="opening"]')).to_be_hidden()  # the show family opens nothing
+    page.locator("label[for=preset-remi51]").click()
+    expect(page.locator("#set-clock")).to_have_value("")
+    expect(page.locator('.setting[data-key="opening"]')).to_be_hidden()  # Remi 51 opens with 51, no choice
     page.locator("label[for=preset-rummy40]").click()
     for key in ("runs_needed", "dropping", "cut_joker", "printed_jokers", "ace_high", "full_count"):
         expect(page.locator(f'.setting[data-key="{key}"]')).to_be_hidden()
     expect(page.locator("#set-clock")).to_have_value("45")
     options = page.locator("#set-clock option").evaluate_all("os => os.map(o => o.value)")
-    assert options == ["30", "45", "60", "90", "600"]
+    assert options == ["", "30", "45", "60", "90", "600"]
+    # Rummy 40's room options (seed 003): the opening 30, 40 or 51; one deal or to 200
+    expect(page.locator("#set-opening")).to_have_value("40")
+    assert page.locator("#set-opening option").all_inner_texts() == ["30 points", "40 points", "51 points"]
+    assert page.locator("#set-target option").all_inner_texts() == ["One deal", "First to 200"]
     rummy40 = next(p for p in server.get("/api/options")["presets"] if p["name"] == "rummy40")
     level = rummy40["default_difficulty"]
     expect(page.locator("#set-difficulty")).to_have_value(level)
     page.fill("#set-players", "3")
     page.select_option("#set-clock", "90")
+    page.select_option("#set-opening", "30")
+    page.select_option("#set-target", "200")
     page.check("#set-hints")
     expect(page.locator("#set-hints-state")).to_have_text("On")
     page.click("#create")
@@ -210,6 +236,7 @@ def test_the_lobby_sets_up_a_rummy40_table_with_its_clock_and_hints(server: Serv
     page.wait_for_function("() => document.querySelector('#table').dataset.family === 'table'")
     view = page.evaluate("() => window.rummykit.state.view")
     assert view["match"]["preset"] == "rummy40" and view["match"]["turn_time"] == 90
+    assert (view["rules"]["opening"], view["rules"]["target"]) == (30, 200)
     assert view["match"]["hints"] is True and len(view["seats"]) == 3
     assert [s["bot"] for s in view["seats"][1:]] == [level, level]
     # my turn comes round (the seat left of the dealer plays first): Hint answers in one line

@@ -80,7 +80,7 @@ def test_a_billion_players_is_refused_before_a_name_is_made(tmp_path: Path) -> N
     assert got.stdout.splitlines() == [
         "engine: a match has 2 to 8 players, not 1000000000",
         "sheet: 400 a match has 2 to 8 players, not 1000000000",
-        "table: 400 players=1000000000 is out of range for nepali: 2 to 6 seats",
+        "table: 400 Nepali rummy seats 2 to 6 players; you asked for 1000000000",
     ]
 
 
@@ -102,8 +102,10 @@ def make_sheet(client: TestClient, **body: Any) -> Msg:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"seats": [{"kind": "bot"}] * 20}, "20 seats"),
-        ({"seats": []}, "0 seats"),
+        # counted before anything is built, and said in players' words
+        ({"seats": [{"kind": "bot"}] * 20}, "Nepali rummy seats 2 to 6 players; you asked for 20"),
+        ({"seats": []}, "Nepali rummy seats 2 to 6 players; you asked for 0"),
+        ({"preset": "pool250", "seats": [{"kind": "bot"}] * 20}, "20 seats"),  # an alias: the plain count
         ({"seats": [{"kind": "human", "name": "x" * 5000}, {"kind": "bot"}]}, "printable characters"),
         ({"settings": {"rounds": 51}}, "rounds=51 is more than this server plays"),
         ({"settings": {"rounds": 1000}}, "rounds=1000 is more than this server plays"),

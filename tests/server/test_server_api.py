@@ -33,13 +33,19 @@ def test_health_and_options(client: TestClient) -> None:
     assert [p["name"] for p in options["presets"]] == SHOW_PRESETS + TABLE_PRESETS
     assert TABLE_PRESETS == ["rummy40", "remi51"]
     by_name = {p["name"]: p for p in options["presets"]}
-    # the table family: seats from the presets, the turn clock 45 s with its choices (seed 003)
+    # the table family: seats from the presets, and Rummy 40's room options (seed 003)
     assert by_name["rummy40"]["players"] == [2, 6] and by_name["remi51"]["players"] == [2, 4]
     for name in TABLE_PRESETS:
         assert by_name[name]["family"] == "table"
-        assert by_name[name]["clock"] == {"default": 45.0, "choices": [30, 45, 60, 90, 600]}
         assert by_name[name]["default_difficulty"] in by_name[name]["bots"]
-    assert by_name["nepali"]["family"] == "show" and "clock" not in by_name["nepali"]
+    assert by_name["rummy40"]["openings"] == [30, 40, 51] and by_name["rummy40"]["opening"] == 40
+    assert by_name["rummy40"]["targets"] == [None, 200] and by_name["rummy40"]["target"] is None
+    assert by_name["remi51"]["openings"] == [51] and by_name["remi51"]["targets"] == []
+    # a turn clock offered at every game: Rummy 40 45 s by default, the others none (RULES.md)
+    for name, p in by_name.items():
+        default = 45.0 if name == "rummy40" else None
+        assert p["clock"] == {"default": default, "choices": [30, 45, 60, 90, 600]}, name
+    assert by_name["nepali"]["family"] == "show" and by_name["nepali"]["title"] == "Nepali rummy"
     assert options["options"]["hints"] is False
     # seed 000's settings table, in its order, and the preset picker's values
     assert [s["key"] for s in options["lobby"]] == [
@@ -101,10 +107,24 @@ def test_every_show_preset_makes_a_table(client: TestClient, preset: str) -> Non
     ("body", "status", "words"),
     [
         ({"preset": "rummy40", "settings": {"dropping": True}}, 400, "rummy40 has no dropping"),
-        ({"preset": "remi51", "settings": {"players": 5}}, 400, "players=5 is out of range for remi51"),
+        (
+            {"preset": "remi51", "settings": {"players": 5}},
+            400,
+            "Remi 51 seats 2 to 4 players; you asked for 5",
+        ),
         ({"preset": "rummy40", "options": {"hints": "yes"}}, 400, "hints is true or false"),
         ({"preset": "dhumbal"}, 400, "unknown preset 'dhumbal'"),
-        ({"settings": {"players": 9}}, 400, "players=9 is out of range for nepali: 2 to 6 seats"),
+        ({"settings": {"players": 9}}, 400, "Nepali rummy seats 2 to 6 players; you asked for 9"),
+        (
+            {"preset": "rummy40", "seats": [{"kind": "bot"}] * 9},
+            400,
+            "Rummy 40 seats 2 to 6 players; you asked for 9",
+        ),
+        (
+            {"preset": "kerala", "settings": {"players": 1}},
+            400,
+            "Kerala pool (250) seats 2 to 8 players; you asked for 1",
+        ),
         ({"settings": {"runs_needed": "lots"}}, 400, "runs_needed=lots"),
         ({"settings": {"colour": "red"}}, 400, "unknown setting 'colour'"),
         ({"settings": {"dropping": "maybe"}}, 400, "dropping is true or false"),
@@ -137,7 +157,20 @@ def test_every_table_preset_makes_a_table_with_its_clock(client: TestClient, pre
     t = new_table(client, preset=preset, options={"turn_time": 90, "hints": True})
     table = live_table(client.app, t["match_id"])  # type: ignore[arg-type]
     assert table.options.turn_time == 90 and table.options.hints
-    assert live_table(client.app, new_table(client, preset=preset)["match_id"]).options.turn_time == 45  # type: ignore[arg-type]
+    # the preset's own clock by default: Rummy 40 45 seconds, Remi 51 none (RULES.md's settings)
+    default = live_table(client.app, new_table(client, preset=preset)["match_id"]).options.turn_time  # type: ignore[arg-type]
+    assert default == (45 if preset == "rummy40" else None)
+
+
+def test_rummy40s_room_options_opening_and_match_to_200(client: TestClient) -> None:
+    t = new_table(client, preset="rummy40", settings={"opening": 30, "target": 200})
+    rules = client.get(f"/api/tables/{t['match_id']}", params={"seat_token": t["seats"][0]["token"]}).json()
+    assert (rules["view"]["rules"]["opening"], rules["view"]["rules"]["target"]) == (30, 200)
+
+
+def test_a_clock_at_a_show_family_table(client: TestClient) -> None:
+    t = new_table(client, preset="nepali", options={"turn_time": 60})
+    assert live_table(client.app, t["match_id"]).options.turn_time == 60  # type: ignore[arg-type]
 
 
 def test_bodies_that_are_not_json_or_too_big(client: TestClient) -> None:
@@ -176,7 +209,7 @@ def test_table_state_needs_the_right_token(client: TestClient) -> None:
     [
         ("/", "index.html"),
         ("/t/abc", "table.html"),
-        ("/watch/abc", "watch.html"),
+        ("/watch/abc", "table.html"),  # one page for seats and spectators
         ("/history", "history.html"),
         ("/static/index.html", "index.html"),
     ],

@@ -297,6 +297,40 @@ def test_a_hint_is_the_hard_bots_move_for_my_own_turn(sqlite_url: str, preset: s
         assert played["type"] == "update", played
 
 
+_CARD = r"(?:10|[2-9AJQK])(?:[shdc♠♥♦♣])"
+
+
+@pytest.mark.parametrize(
+    ("action", "reason", "text"),
+    [
+        (Action.throw(parse_card("Kc")), "throw K♣: it is in no group", "Hint: Throw K♣: it is in no group"),
+        (Action.draw_pile(), "Take 7♦: it fits meld 2", "Hint: Take 7♦: it fits meld 2"),
+        (
+            Action.put_back(),
+            "Put Q♠ back: it cannot go down this turn",
+            "Hint: Put Q♠ back: it cannot go down this turn",
+        ),
+        (
+            Action.draw_stock(),
+            "play on: dropping now would put this seat out",
+            "Hint: draw from the stock. Play on: dropping now would put this seat out",
+        ),
+        (Action.draw_stock(), "", "Hint: draw from the stock."),
+    ],
+)
+def test_a_hint_says_each_card_once(action: Action, reason: str, text: str) -> None:
+    """The hint's line was the move in words and then the bot's reason, which names the move again:
+    "Hint: throw Kc. throw K♣: ..." said the card twice."""
+    import re
+
+    from rummykit.server.hub import hint_text
+
+    got = hint_text(action, reason)
+    assert got == text
+    cards = [c.translate(str.maketrans("♠♥♦♣", "shdc")) for c in re.findall(_CARD, got)]
+    assert len(cards) == len(set(cards)), got
+
+
 def test_a_hint_names_the_players_as_they_sit_in_the_deal(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

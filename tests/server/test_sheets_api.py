@@ -166,6 +166,10 @@ def test_the_formats_pre_fill_each_presets_values(client: TestClient) -> None:
         "deals",
         "nepali",
     ]
+    # each format once in the list: "Points" was there three times (indian, maharashtra, north-indian)
+    titles = [f["title"] for f in formats.values()]
+    assert len(titles) == len(set(titles)), titles
+    assert titles.count("Points") == 1
     kerala = formats["kerala"]["settings"]
     assert (kerala["drop_first"], kerala["drop_middle"], kerala["full_count"], kerala["wrong_show"]) == (
         25,

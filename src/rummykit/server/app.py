@@ -42,9 +42,10 @@ __all__ = ["STATIC", "TOKENS_HEADER", "create_app"]
 STATIC: Final = Path(__file__).parent / "static"
 TOKENS_HEADER: Final = "X-Tokens"  # the seat and watch tokens a listing of matches is for
 _UNSET: Final[Any] = object()
+# One page for a seat's table and the spectator's: the page reads its role from the URL.
 PAGES: Final = {
     "table": "table.html",
-    "watch": "watch.html",
+    "watch": "table.html",
     "history": "history.html",
     "lobby": "index.html",
 }

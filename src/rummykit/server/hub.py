@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_NAMES, BasePlayer, BotError, Player, make_player
 from rummykit.bots.hint import hint
+from rummykit.engine.events import Action
 from rummykit.engine.history import dump as dump_history
 from rummykit.engine.notation import to_dict
 from rummykit.engine.rules import Rules, RulesError, get_preset, stored_rules
@@ -1016,8 +1017,7 @@ class Hub:
             out.update(action=None, text="No hint for this game yet.", reason=None)
         else:
             wire = to_dict(action)
-            words = plain(action_words(action))
-            out.update(action=wire, text=f"Hint: {words}. {reason}".strip(), reason=reason)
+            out.update(action=wire, text=hint_text(action, reason), reason=reason)
         finally:
             self._hints_pending -= 1
         return out
@@ -1104,3 +1104,16 @@ def _duration(seconds: float) -> str:
 def _intent(msg: Message) -> Intent:
     """A message's intent: its action, or a step of the match (``next_round``, ``rejoin``, ...)."""
     return Intent(msg.action) if msg.action is not None else Intent(step=msg.type)
+
+
+def hint_text(action: Action, reason: str) -> str:
+    """The hint's one line, each card said once: the hint bots' reasons begin with the move itself
+    ("Throw K♣: it is in no group"), and then the reason is the whole line; otherwise the move in
+    words comes first ("Hint: draw from the stock. Play on: ...")."""
+    said = plain(action_words(action))
+    first = reason.split(maxsplit=1)[0].rstrip(",:").lower() if reason else ""
+    if first and first == said.split(maxsplit=1)[0].rstrip(",:").lower():
+        return f"Hint: {reason[0].upper()}{reason[1:]}"
+    if reason:
+        return f"Hint: {said}. {reason[0].upper()}{reason[1:]}"
+    return f"Hint: {said}."

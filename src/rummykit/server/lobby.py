@@ -7,9 +7,12 @@ value goes through :func:`rummykit.engine.rules.apply_settings`, so a bad one is
 rules' own sentence.
 
 Both families are offered: the show family's presets, then the table family's (``rummy40``,
-``remi51``), each with its seat range, its own bots and, for the table family, the turn clock
-(45 seconds, or 30, 60, 90, 600 as a table option; seed 003).  The table option ``hints`` (off
-unless asked for) gives the seat to play a Hint button, at either family.
+``remi51``), each with its seat range, its own bots and the turn clock every game may have (off,
+or 30, 45, 60, 90, 600 seconds; Rummy 40 plays 45 by default, seed 003, the others none).  Rummy
+40 offers its opening (40, or 30 and 51) and its match length (one deal, or to 200).  The table
+option ``hints`` (off unless asked for) gives the seat to play a Hint button, at either family.
+A seat count the preset does not seat is refused in players' words ("Rummy 40 seats 2 to 6
+players; you asked for 9"), never clamped.
 """
 
 from __future__ import annotations
@@ -41,9 +44,25 @@ __all__ = [
 SHOW_PRESETS: Final = tuple(name for name in PRESET_NAMES if PRESETS[name].is_show)
 TABLE_PRESETS: Final = tuple(name for name in PRESET_NAMES if PRESETS[name].is_table)
 WEB_PRESETS: Final = SHOW_PRESETS + TABLE_PRESETS
-# The table family's turn clock (seed 003): 45 seconds unless the table picks another.
-TABLE_CLOCK: Final = 45.0
+# The turn clock's choices (seed 003), offered at every game; a preset's own default is its
+# ``clock`` setting (Rummy 40: 45 seconds; the others: none).
 CLOCK_CHOICES: Final = (30, 45, 60, 90, 600)
+# Rummy 40's room options (seed 003): the opening 40, or 30 or 51; one deal, or a match to 200.
+OPENING_CHOICES: Final = {"rummy40": (30, 40, 51)}
+TARGET_CHOICES: Final = {"rummy40": (None, 200)}
+# The presets as players call them (the lobby's cards): the words of a refusal.
+PRESET_TITLES: Final = {
+    "nepali": "Nepali rummy",
+    "indian": "Indian rummy",
+    "kerala": "Kerala pool (250)",
+    "pool101": "Pool 101",
+    "pool201": "Pool 201",
+    "deals": "Deals rummy",
+    "maharashtra": "Maharashtra rummy",
+    "north-indian": "North Indian rummy",
+    "rummy40": "Rummy 40",
+    "remi51": "Remi 51",
+}
 MAX_NAME: Final = 40
 # The standard drop costs (RULES.md), for a preset without dropping whose table turns it on.
 _STANDARD_DROPS: Final = (20, 40)
@@ -97,24 +116,29 @@ def _preset_json(name: str) -> dict[str, Any]:
     rules = PRESETS[name]
     out: dict[str, Any] = {
         "name": name,
+        "title": PRESET_TITLES.get(name, name),
         "family": rules.family,
         "players": list(rules.seat_range),
         "format": rules.format,
         "settings": rules.settings(),
+        "clock": {"default": _clock(rules), "choices": list(CLOCK_CHOICES)},
     }
     if rules.is_table:
         bots = table_bot_names()
         out.update(
-            clock={"default": _table_clock(rules), "choices": list(CLOCK_CHOICES)},
             opening=rules.opening,
+            openings=list(OPENING_CHOICES.get(name, (rules.opening,))),
+            target=rules.target,
+            targets=list(TARGET_CHOICES.get(name, ())),
             bots=list(bots),
             default_difficulty=default_difficulty(rules),
         )
     return out
 
 
-def _table_clock(rules: Rules) -> float:
-    return float(rules.clock) if rules.clock is not None else TABLE_CLOCK
+def _clock(rules: Rules) -> float | None:
+    """The preset's own turn clock in seconds (None: no clock unless the table picks one)."""
+    return float(rules.clock) if rules.clock is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,10 +207,23 @@ def _rules(preset: str, settings: Mapping[str, Any], seats: int | None) -> Rules
             pairs["printed_jokers"] = jokers
     if seats is not None and "players" not in pairs:
         pairs["players"] = seats
+    _check_players(base, pairs.get("players"))
     try:
         return apply_settings(base, pairs)
     except RulesError as e:
         raise _bad(str(e), "settings this preset can play", None) from None
+
+
+def _check_players(base: Rules, asked: object) -> None:
+    """A count of seats the preset does not seat, refused in players' words (never clamped)."""
+    if isinstance(asked, bool) or not isinstance(asked, int):
+        return  # text as --set takes it, or a wrong type: the rules' own sentence
+    low, high = base.seat_range
+    if not low <= asked <= high:
+        title = PRESET_TITLES.get(base.preset, base.preset)
+        raise _bad(
+            f"{title} seats {low} to {high} players; you asked for {asked}", f"{low} to {high} players", asked
+        )
 
 
 def _seats(raw: object, players: int, difficulty: str, bots: Sequence[str]) -> tuple[NewSeat, ...]:
@@ -239,10 +276,8 @@ def _options(
         raise _bad(f"unknown option {name!r}", ", ".join(_LIMITS), name)
     values: dict[str, Any] = defaults.to_dict()
     values["bot_pace"] = max(values["bot_pace"], min_pace)
-    if rules.is_table:
-        values["turn_time"] = _table_clock(rules)  # the family's clock, unless the table sets one
-    elif rules.clock is not None:
-        values["turn_time"] = float(rules.clock)
+    if rules.clock is not None:
+        values["turn_time"] = float(rules.clock)  # the preset's clock, unless the table sets one
     for key, value in raw.items():
         lo, hi = _LIMITS[key]
         if value is None and key == "turn_time":
@@ -316,6 +351,8 @@ def parse_new_table(
     raw_seats = data.get("seats")
     count = len(raw_seats) if isinstance(raw_seats, Sequence) and not isinstance(raw_seats, str) else None
     if count is not None and not 1 <= count <= MAX_SEATS:
+        if preset in PRESETS:  # in the preset's own words: "Rummy 40 seats 2 to 6 players; ..."
+            _check_players(PRESETS[preset], count)
         raise _bad(f"{count} seats", f"2 to {MAX_SEATS} seats (the preset's range)", count)
     rules = _rules(preset, settings, count)
     bots = table_bot_names() if rules.is_table else BOT_NAMES

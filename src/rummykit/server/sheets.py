@@ -88,6 +88,11 @@ SHEET_FORMATS: Final[Mapping[str, str]] = {
     "deals": "Deals",
     "nepali": "Nepali settlement",
 }
+# The other house rules, in seed 004's words: "Points" alone would name three of them.
+_OTHER_TITLES: Final[Mapping[str, str]] = {
+    "maharashtra": "Points: Maharashtra home games",
+    "north-indian": "Points: North Indian club rules",
+}
 # Format words the form and API accept besides the presets' names (pool250 is already one).
 _FORMAT_WORDS: Final[Mapping[str, str]] = {"points": "indian", "settlement": "nepali"}
 _PAPERS: Final = ("a4", "letter")
@@ -257,7 +262,8 @@ def _formats_json() -> dict[str, Any]:
         formats.append(
             {
                 "preset": name,
-                "title": SHEET_FORMATS.get(name, default_title(match).removesuffix(" score sheet")),
+                "title": SHEET_FORMATS.get(name)
+                or _OTHER_TITLES.get(name, default_title(match).removesuffix(" score sheet")),
                 "main": name in SHEET_FORMATS,
                 "format": rules.format,
                 "describe": match.format.describe(),

@@ -1,5 +1,15 @@
 // The lobby: every preset (the show family, then the table family: Rummy 40 and Remi 51), seed
 // 000's settings table, the table options (the turn clock, hints), the seats, and the links.
+import { possessive } from "./grammar.js";
+import {
+  clockChoices,
+  clockValue,
+  openingChoices,
+  playersRange,
+  seatRows,
+  tableSettings,
+  targetChoices,
+} from "./lobbyform.js";
 import { api, ApiError } from "./net.js";
 import { $, h, copyText, presetTitle, saved, when } from "./ui.js";
 
@@ -17,7 +27,6 @@ const TAGLINES = {
 };
 // Settings of seed 000's table that the table family does not have.
 const SHOW_ONLY = new Set(["runs_needed", "dropping", "cut_joker", "printed_jokers", "ace_high", "full_count"]);
-const CLOCK_WORDS = { 30: "30 seconds", 45: "45 seconds", 60: "1 minute", 90: "1½ minutes", 600: "10 minutes" };
 
 const FORMATS = {
   settlement: "settlement",
@@ -160,18 +169,35 @@ function field(item) {
   );
 }
 
+function choiceSetting(key, label, hint) {
+  const select = h(`select#set-${key}`, { name: key, "aria-describedby": `set-${key}-hint` });
+  return h(
+    "div.setting.setting-choice",
+    { dataset: { key } },
+    h("label", { for: `set-${key}` }, label),
+    select,
+    h(`span.hint#set-${key}-hint`, hint),
+  );
+}
+
+function fillChoices(select, choices) {
+  select.textContent = "";
+  for (const c of choices) select.append(h("option", { value: c.value, selected: c.selected }, c.label));
+  select.closest(".setting").hidden = !choices.length;
+}
+
 function renderSettings() {
   const box = $("#settings");
   for (const item of OPTIONS.lobby) box.append(field(item));
-  // the table options: the turn clock (the table family) and hints (any game)
-  const clock = h("select#set-clock", { name: "clock", "aria-describedby": "set-clock-hint" });
+  // Rummy 40's room options (seed 003): the opening, and the match's length
+  box.append(choiceSetting("opening", "Opening", "Points your first melds need, laid down together."));
+  box.append(choiceSetting("target", "Match", "One deal, or deal after deal until a winner reaches the target."));
+  // the table options: the turn clock and hints (any game)
   box.append(
-    h(
-      "div.setting.setting-choice",
-      { dataset: { key: "clock" } },
-      h("label", { for: "set-clock" }, "Turn clock"),
-      clock,
-      h("span.hint#set-clock-hint", "Time for a whole turn; when it runs out the table draws and throws for you."),
+    choiceSetting(
+      "clock",
+      "Turn clock",
+      "Time for a whole turn; when it runs out the table draws and throws for you.",
     ),
   );
   const hints = h("input#set-hints", {
@@ -193,7 +219,10 @@ function renderSettings() {
       h("span.hint#set-hints-hint", "A Hint button on your turn: what the strongest bot would do, and why."),
     ),
   );
-  $("#set-players").addEventListener("input", () => renderSeats());
+  $("#set-players").addEventListener("input", () => {
+    checkPlayers();
+    renderSeats();
+  });
   $("#set-difficulty").addEventListener("change", () => renderSeats());
 }
 
@@ -231,35 +260,41 @@ function choosePreset(name) {
   }
   const bots = preset.bots ?? OPTIONS.bots;
   for (const opt of $("#set-difficulty").options) opt.disabled = !bots.includes(opt.value);
-  const clock = $("#set-clock");
-  clock.textContent = "";
-  clock.closest(".setting").hidden = !table;
-  if (table) {
-    for (const c of preset.clock.choices)
-      clock.append(
-        h("option", { value: String(c), selected: c === preset.clock.default }, CLOCK_WORDS[c] ?? `${c} seconds`),
-      );
-  }
+  fillChoices($("#set-clock"), clockChoices(preset));
+  fillChoices($("#set-opening"), table ? openingChoices(preset) : []);
+  fillChoices($("#set-target"), table ? targetChoices(preset) : []);
+  // the form's limits are the server's
   const players = $("#set-players");
   players.min = String(preset.players[0]);
   players.max = String(preset.players[1]);
+  checkPlayers();
   const rounds = $("#set-rounds");
   const applies = roundsApply(preset);
   rounds.disabled = !applies;
   $('.setting[data-key="rounds"] .hint').textContent = applies
     ? HINTS.rounds
     : preset.format === "target"
-      ? "One deal: its winner wins the match."
+      ? "Rummy 40 plays one deal, or on to a target: see Match."
       : `A pool plays until one seat is left (out at ${preset.settings.pool_out}).`;
   renderSeats();
 }
 
+/** Players outside the preset's seats: marked on the field; the server says why on Create. */
+function checkPlayers() {
+  const field = $("#set-players");
+  const range = playersRange(preset, typedPlayers());
+  field.setAttribute("aria-invalid", String(!range.ok && field.value !== ""));
+  $("#set-players-hint").textContent = `${HINTS.players} ${presetTitle(preset.name)} seats ${range.text}.`;
+}
+
+function typedPlayers() {
+  const raw = $("#set-players").value.trim();
+  return raw === "" ? null : Number(raw);
+}
+
 function renderSeats() {
   const box = $("#seat-rows");
-  const min = preset ? preset.players[0] : 2;
-  const max = preset ? preset.players[1] : 6;
-  let n = Number($("#set-players").value) || 4;
-  n = Math.max(min, Math.min(max, n));
+  const n = seatRows(typedPlayers(), preset);
   while (seatState.length < n) {
     const i = seatState.length;
     seatState.push(i === 0 ? { kind: "human", name: "You", bot: "" } : { kind: "bot", name: "", bot: "" });
@@ -339,7 +374,9 @@ function readSeats() {
 
 function body() {
   const seats = readSeats();
-  const settings = { players: seats.length };
+  // the count as typed: a count the preset does not seat is the server's to refuse, in words
+  const typed = typedPlayers();
+  const settings = { players: Number.isInteger(typed) ? typed : seats.length };
   for (const item of OPTIONS.lobby) {
     const key = item.key;
     if (key === "players" || key === "difficulty") continue;
@@ -359,8 +396,12 @@ function body() {
     difficulty: readControl("difficulty"),
     seats,
   };
+  if (isTable(preset)) {
+    Object.assign(settings, tableSettings(preset, { opening: $("#set-opening").value, target: $("#set-target").value }));
+  }
   const options = {};
-  if (isTable(preset)) options.turn_time = Number($("#set-clock").value);
+  const clock = clockValue($("#set-clock").value);
+  if (clock !== (preset.clock?.default ?? null)) options.turn_time = clock;
   if ($("#set-hints").checked) options.hints = true;
   if (Object.keys(options).length) out.options = options;
   const title = $("#title").value.trim();
@@ -440,7 +481,7 @@ function renderRecent() {
   box.hidden = items.length === 0;
   for (const e of items) {
     const links = [];
-    for (const s of e.seats ?? []) links.push(h("a", { href: s.invite }, `${s.name}'s seat`));
+    for (const s of e.seats ?? []) links.push(h("a", { href: s.invite }, `${possessive(s.name)} seat`));
     if (e.watch) links.push(h("a", { href: e.watch }, "watch"));
     list.append(
       h(
@@ -463,11 +504,6 @@ async function create(ev) {
   showError("");
   const button = $("#create");
   const request = body();
-  const players = request.seats.length;
-  if (players < preset.players[0] || players > preset.players[1]) {
-    showError(`${presetTitle(preset.name)} seats ${preset.players[0]} to ${preset.players[1]} players.`);
-    return;
-  }
   button.disabled = true;
   button.textContent = "Creating…";
   try {
