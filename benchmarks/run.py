@@ -10,6 +10,7 @@ HERE = Path(__file__).parent
 BENCHMARKS = [
     "arrange_bench.py",
     "simulate_bench.py",
+    "ray_bench.py",
     "bots_bench.py",
     "server_bench.py",
     "move_bench.py",

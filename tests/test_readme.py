@@ -65,6 +65,9 @@ RUN_INSTEAD: dict[str, str] = {
     "rummykit simulate --rules nepali --players 4 --deals 10000 --bots greedy,random --seed 1 --json": (
         "rummykit simulate --rules nepali --players 4 --deals 20 --bots greedy,random --seed 1 --json"
     ),
+    "rummykit simulate --rules nepali --players 4 --deals 10000 --seed 1 --ray auto": (
+        "rummykit simulate --rules nepali --players 4 --deals 20 --seed 1 --ray auto"  # a local Ray
+    ),
     "rummykit simulate --rules rummy40 --players 3 --matches 100 --bots greedy --histories hist/": (
         "rummykit simulate --rules rummy40 --players 3 --matches 2 --bots greedy --histories hist/"
     ),

@@ -40,7 +40,7 @@ from rummykit.cli.runner import cells, signed
 from rummykit.engine.match import format_for
 from rummykit.engine.rules import Rules
 
-__all__ = ["REPORT_VERSION", "Tally", "deal_points", "report", "report_text"]
+__all__ = ["REPORT_VERSION", "Tally", "deal_points", "report", "report_text", "workers_text"]
 
 REPORT_VERSION: Final = 1
 Z95: Final = 1.96
@@ -246,10 +246,12 @@ def report(
     matches: bool = False,
     timed: bool = False,
     interrupted: bool = False,
+    backend: str = "local",
 ) -> dict[str, Any]:
     """The JSON object of a run (``docs/reports.md``): the run, one entry per seat (entrant),
     one per bot.  ``asked`` is how many ``unit`` (``deals``, ``decks`` or ``matches``) the run
-    was asked to play; an interrupted run reports the chunks that finished, marked partial."""
+    was asked to play; an interrupted run reports the chunks that finished, marked partial.
+    ``backend``: where the chunks ran, ``local`` (this machine's processes) or ``ray``."""
     rules = tally.rules
     fmt = format_for(rules)
     done = {"deals": tally.deals, "decks": tally.decks, "matches": tally.matches}[unit]
@@ -278,6 +280,7 @@ def report(
         "deals": tally.deals,
         "matches": tally.matches if matches else None,
         "workers": workers,
+        "backend": backend,
         "seconds": round(seconds, 3),
         "deals_per_second": round(tally.deals / seconds, 1) if seconds > 0 else None,
         "timed": timed,
@@ -287,6 +290,14 @@ def report(
 
 
 # ---- the text ------------------------------------------------------------------------------------
+
+
+def workers_text(data: dict[str, Any]) -> str:
+    """``2 workers``, or on a Ray cluster ``2 Ray tasks at once``."""
+    n = data["workers"]
+    if data.get("backend") == "ray":
+        return f"{n} Ray task{'s' if n != 1 else ''} at once"
+    return f"{n} worker{'s' if n != 1 else ''}"
 
 
 def _count(n: int | None) -> str:

@@ -16,34 +16,53 @@ Settled here:
   terminated by the main process, chunks still queued or half played are dropped, and the
   chunks already finished come back (:class:`Finished` with ``interrupted``), for the command
   to print as a report marked partial, with exit status 130.
+* Where the chunks run is a :class:`Backend`: :data:`LOCAL` (this machine's processes), or with
+  ``--ray auto|ADDRESS`` a Ray cluster (:mod:`rummykit.cli.ray_backend`, imported only then: Ray
+  is an optional extra, and slow to import).  Both take the same chunks, answer them in task
+  order, count progress through :func:`tick` and stop the same way on Ctrl-C.  A file a chunk
+  makes (a hand history) goes through :func:`write_text`, so that it is written on the machine
+  the command runs on even when the chunk ran on another.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
+import re
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, TypeVar
+from pathlib import Path
+from typing import Any, Final, Generic, Literal, Protocol, TypeVar
+
+import orjson
 
 from rummykit.cli.arrange_cmd import InputError
 from rummykit.engine.numbers import ascii_whole
 
 __all__ = [
     "INTERRUPTED",
+    "LOCAL",
     "PROGRESS_MODES",
+    "Backend",
     "Finished",
     "Meter",
+    "RayTarget",
+    "add_backend_options",
     "add_progress_option",
     "bots_round_the_table",
     "cells",
+    "open_backend",
+    "ray_target_from_args",
     "run_chunks",
     "signed",
     "tick",
     "whole_number",
+    "write_text",
 ]
 
 T = TypeVar("T")
@@ -87,6 +106,20 @@ def tick(n: int = 1) -> None:
     """Count ``n`` deals (or matches) finished, for the progress meter; chunk functions call it
     as they go, in a worker or in this process."""
     _COUNTER.add(n)
+
+
+# A Ray task collects the files its chunk writes here, to send them back with its result.
+_SINK: list[tuple[str, str]] | None = None
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write a file the run makes (a hand history), as UTF-8.  In this machine's processes it is
+    written at once; in a Ray task it is sent back with the chunk's result and written by the
+    command, on its own machine (the task may run on another)."""
+    if _SINK is not None:
+        _SINK.append((str(path), text))
+    else:
+        Path(path).write_text(text, encoding="utf-8")
 
 
 class Meter:
@@ -217,10 +250,28 @@ def run_chunks(
     init: Callable[..., None],
     initargs: tuple[object, ...],
     meter: Meter | None = None,
+    backend: Backend | None = None,
+) -> Finished[R]:
+    """``run`` on every task, on ``backend`` (this machine's processes by default): at most
+    ``workers`` at once, each worker started by ``init(*initargs)``.  ``meter`` shows the deals
+    :func:`tick` counts.  Ctrl-C stops the run and answers the tasks finished (see the module's
+    notes)."""
+    return (backend or LOCAL).run_chunks(
+        tasks, run, workers=workers, init=init, initargs=initargs, meter=meter
+    )
+
+
+def _run_local(
+    tasks: Sequence[T],
+    run: Callable[[T], R],
+    *,
+    workers: int,
+    init: Callable[..., None],
+    initargs: tuple[object, ...],
+    meter: Meter | None = None,
 ) -> Finished[R]:
     """``run`` on every task, in this process (one worker or one task) or over ``workers``
-    processes each started by ``init(*initargs)``.  ``meter`` shows the deals :func:`tick`
-    counts.  Ctrl-C stops the run and answers the tasks finished (see the module's notes)."""
+    processes each started by ``init(*initargs)``."""
     global _COUNTER
     results: dict[int, R] = {}
     interrupted = False
@@ -269,6 +320,137 @@ def run_chunks(
                 meter.stop()
     done = tuple(sorted(results))
     return Finished(tuple(results[i] for i in done), done, interrupted)
+
+
+class Backend(Protocol):
+    """Where a run's chunks are played: :data:`LOCAL`, or a Ray cluster."""
+
+    @property
+    def name(self) -> str:
+        """The report's ``backend``: ``local`` or ``ray``."""
+        ...
+
+    def default_workers(self) -> int:
+        """The chunks played at once when ``--workers`` is not given."""
+        ...
+
+    def run_chunks(
+        self,
+        tasks: Sequence[T],
+        run: Callable[[T], R],
+        *,
+        workers: int,
+        init: Callable[..., None],
+        initargs: tuple[object, ...],
+        meter: Meter | None = None,
+    ) -> Finished[R]: ...
+
+
+class _Local:
+    """This machine's processes (or this process alone)."""
+
+    name: Final = "local"
+
+    def default_workers(self) -> int:
+        return os.cpu_count() or 1
+
+    def run_chunks(
+        self,
+        tasks: Sequence[T],
+        run: Callable[[T], R],
+        *,
+        workers: int,
+        init: Callable[..., None],
+        initargs: tuple[object, ...],
+        meter: Meter | None = None,
+    ) -> Finished[R]:
+        return _run_local(tasks, run, workers=workers, init=init, initargs=initargs, meter=meter)
+
+
+LOCAL: Final[Backend] = _Local()
+
+
+# ---- --ray ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RayTarget:
+    """What ``--ray`` asks for: ``auto`` or a cluster's address, and the job's ``runtime_env``."""
+
+    address: str  # "auto", "HOST:PORT" (the head's GCS) or "ray://HOST:PORT" (its Ray Client server)
+    runtime_env: dict[str, Any] | None = None
+
+
+_ADDRESS = re.compile(r"(ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", re.ASCII)
+
+
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="auto|ADDRESS",
+        help="play the chunks as tasks on a Ray cluster (pip install 'rummykit[ray]'): auto (RAY_ADDRESS, "
+        "else a cluster running on this machine, else a local Ray for this run), HOST:PORT (the head "
+        "node's port, 6379 by default) or ray://HOST:10001; --workers is then the tasks run at once "
+        "(default: the cluster's CPUs)",
+    )
+    parser.add_argument(
+        "--ray-runtime-env",
+        metavar="JSON",
+        help='the Ray job\'s runtime_env, a JSON object (e.g. \'{"env_vars": {"OMP_NUM_THREADS": "1"}}\'); '
+        "rummykit itself must be installed on every node",
+    )
+
+
+def ray_target_from_args(args: argparse.Namespace) -> RayTarget | None:
+    """``--ray`` and ``--ray-runtime-env`` read and checked (no Ray imported), or None without
+    ``--ray``; an :class:`InputError` names a malformed address or runtime_env."""
+    address = getattr(args, "ray", None)
+    env_text = getattr(args, "ray_runtime_env", None)
+    if address is None:
+        if env_text is not None:
+            raise InputError("--ray-runtime-env needs --ray")
+        return None
+    address = address.strip()
+    if address != "auto":
+        m = _ADDRESS.fullmatch(address)
+        if m is None or not 0 < int(m.group(3)) < 65536:
+            raise InputError(
+                f"--ray takes auto, HOST:PORT (the head node's port, 6379 by default) or "
+                f"ray://HOST:PORT (its Ray Client server, 10001), not {address!r}"
+            )
+    runtime_env: dict[str, Any] | None = None
+    if env_text is not None:
+        try:
+            runtime_env = orjson.loads(env_text)
+        except orjson.JSONDecodeError as e:
+            raise InputError(f"--ray-runtime-env is not JSON: {e}") from None
+        if not isinstance(runtime_env, dict):
+            raise InputError('--ray-runtime-env takes a JSON object, such as \'{"env_vars": {"K": "V"}}\'')
+    return RayTarget(address, runtime_env)
+
+
+@contextmanager
+def open_backend(target: RayTarget | None) -> Iterator[Backend]:
+    """The backend ``--ray`` asks for: :data:`LOCAL` without it, else a connection to the Ray
+    cluster (closed afterwards; a local Ray started for the run is shut down).  An
+    :class:`InputError` says why Ray cannot be used (not installed, a cluster that does not
+    answer)."""
+    if target is None:
+        yield LOCAL
+        return
+    try:
+        from rummykit.cli import ray_backend
+    except ModuleNotFoundError as e:
+        if e.name is None or not e.name.startswith("ray"):
+            raise
+        raise InputError(
+            "--ray needs Ray, which is not installed in this Python: pip install 'rummykit[ray]'"
+        ) from None
+    cluster = ray_backend.connect(target)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
 
 
 # ---- options and cells -------------------------------------------------------------------------

@@ -8,7 +8,8 @@ format of the rules (settlement, points, pool, deals, target, penalty), its deal
 a pool rejoin whenever the rules allow it.  ``--bots`` names one bot a seat or fewer, repeated
 round the table (``greedy,random`` at four seats is greedy, random, greedy, random).  The work is
 split into chunks by index over ``--workers`` processes and added up in index order, so the
-figures are the same for the same seed whatever the number of workers.
+figures are the same for the same seed whatever the number of workers.  With ``--ray auto|ADDRESS``
+the same chunks run as tasks on a Ray cluster (README: Scale-out), with the same figures.
 
 Per seat (numbered from 1) and per bot: points per deal, the seat's net in the settlement sense
 (a deal's winner collects what the others were charged, every other seat pays its charge, so
@@ -48,16 +49,21 @@ from rummykit.bots import (
     rejoin_always,
 )
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
-from rummykit.cli.report import Tally, report, report_text
+from rummykit.cli.report import Tally, report, report_text, workers_text
 from rummykit.cli.runner import (
     INTERRUPTED,
+    Backend,
     Finished,
     Meter,
+    add_backend_options,
     add_progress_option,
     bots_round_the_table,
+    open_backend,
+    ray_target_from_args,
     run_chunks,
     tick,
     whole_number,
+    write_text,
 )
 from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
@@ -93,6 +99,7 @@ def add_parser(commands: Any) -> None:
         "--workers", metavar="W", help=f"processes (default: every core, {os.cpu_count()}; 1 runs in-process)"
     )
     p.add_argument("--histories", metavar="DIR", help="write each deal's hand history to DIR")
+    add_backend_options(p)
     add_progress_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (docs/reports.md)")
     p.set_defaults(run=run)
@@ -202,7 +209,7 @@ def _history_text(deal: Deal, bots: Sequence[str], context: dict[str, object]) -
 
 
 def _write(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
+    write_text(path, text)  # on this machine, even from a Ray task on another
 
 
 def _check_histories(text: str) -> str:
@@ -256,10 +263,13 @@ def _chunks(count: int, workers: int, matches: bool) -> list[tuple[bool, int, in
     return [(matches, start, min(start + size, count)) for start in range(0, count, size)]
 
 
-def simulate(plan: Plan, count: int, workers: int, meter: Meter | None = None) -> Finished[Tally]:
-    """Play the plan: ``count`` deals or matches over ``workers`` processes; the figures do not
-    depend on ``workers``.  ``meter`` shows the deals or matches finished; Ctrl-C answers the
-    chunks that finished (``interrupted``)."""
+def simulate(
+    plan: Plan, count: int, workers: int, meter: Meter | None = None, backend: Backend | None = None
+) -> Finished[Tally]:
+    """Play the plan: ``count`` deals or matches over ``workers`` processes (or Ray tasks at
+    once, on a Ray ``backend``); the figures do not depend on ``workers`` nor the backend.
+    ``meter`` shows the deals or matches finished; Ctrl-C answers the chunks that finished
+    (``interrupted``)."""
     return run_chunks(
         _chunks(count, workers, plan.matches),
         _run_chunk,
@@ -267,6 +277,7 @@ def simulate(plan: Plan, count: int, workers: int, meter: Meter | None = None) -
         init=_init,
         initargs=(plan,),
         meter=meter,
+        backend=backend,
     )
 
 
@@ -288,6 +299,7 @@ def summary(
     workers: int,
     count: int | None = None,
     interrupted: bool = False,
+    backend: str = "local",
 ) -> dict[str, Any]:
     """The JSON object (docs/reports.md)."""
     unit = "matches" if plan.matches else "deals"
@@ -303,6 +315,7 @@ def summary(
         unit=unit,
         matches=plan.matches,
         interrupted=interrupted,
+        backend=backend,
     )
 
 
@@ -312,26 +325,32 @@ def human(data: dict[str, Any]) -> str:
         if data["matches"] is not None
         else (f"{data['deals']} deals")
     )
-    workers = data["workers"]
     head = (
         f"{what} of {data['rules']}, {data['players']} seats, seed {data['seed']}: "
-        f"{data['deals_per_second']} deals/s on {workers} worker{'s' if workers != 1 else ''}"
+        f"{data['deals_per_second']} deals/s on {workers_text(data)}"
     )
     return report_text(data, head)
 
 
 def run(args: argparse.Namespace) -> int:
     plan, count, workers = plan_from_args(args)
+    target = ray_target_from_args(args)
     what = "matches" if plan.matches else "deals"
-    t0 = time.perf_counter()
-    try:
-        finished = simulate(plan, count, workers, Meter("simulate", what, count, args.progress))
-    except BotError as e:
-        raise InputError(str(e)) from None
-    seconds = time.perf_counter() - t0
-    data = summary(plan, total(plan, finished), seconds, workers, count, finished.interrupted)
-    if args.json:
-        sys.stdout.write(orjson.dumps(data).decode() + "\n")
-    else:
-        print(human(data))
+    with open_backend(target) as backend:
+        if args.workers is None:
+            workers = backend.default_workers()
+        t0 = time.perf_counter()
+        try:
+            meter = Meter("simulate", what, count, args.progress)
+            finished = simulate(plan, count, workers, meter, backend)
+        except BotError as e:
+            raise InputError(str(e)) from None
+        seconds = time.perf_counter() - t0
+        tally = total(plan, finished)
+        data = summary(plan, tally, seconds, workers, count, finished.interrupted, backend.name)
+        if args.json:
+            sys.stdout.write(orjson.dumps(data).decode() + "\n")
+        else:
+            print(human(data))
+        sys.stdout.flush()  # the report before a cluster's shutdown
     return INTERRUPTED if finished.interrupted else 0

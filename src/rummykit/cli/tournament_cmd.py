@@ -7,7 +7,8 @@ distinct rotation of the bots round the table (at two seats: once, then with the
 so that each bot meets the same cards from every seat and the luck of the deal cancels.  A bot
 at play ``r`` of deck ``i``, seat ``s`` is seeded ``SEED/i/rR/sS``.  The work is split by deck over
 ``--workers`` processes and added up in deck order, so the figures (times apart) are the same
-for the same seed whatever the number of workers.
+for the same seed whatever the number of workers; ``--ray auto|ADDRESS`` plays the same chunks as
+tasks on a Ray cluster (README: Scale-out), with the same figures.
 
 A bot's name may carry options (``hard:worlds=24``, see :func:`rummykit.bots.make_player`).
 The search bots play a fixed number of worlds a decision (their own ``max_worlds``, or the
@@ -46,16 +47,21 @@ import orjson
 from rummykit.bots import BOT_NAMES, TABLE_BOTS, BotError, Player, make_player
 from rummykit.bots.contract import DEFAULT_GRACE_MS, is_timed, play_deal_timed
 from rummykit.cli.arrange_cmd import InputError, add_rules_options, rules_from_args
-from rummykit.cli.report import Tally, deal_points, report, report_text
+from rummykit.cli.report import Tally, deal_points, report, report_text, workers_text
 from rummykit.cli.runner import (
     INTERRUPTED,
+    Backend,
     Finished,
     Meter,
+    add_backend_options,
     add_progress_option,
     bots_round_the_table,
+    open_backend,
+    ray_target_from_args,
     run_chunks,
     tick,
     whole_number,
+    write_text,
 )
 from rummykit.engine import history
 from rummykit.engine.arrange import Arranger
@@ -112,6 +118,7 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="decks written by --histories, spread over the run (default 10)",
     )
+    add_backend_options(p)
     add_progress_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (docs/reports.md)")
     p.set_defaults(run=run)
@@ -202,7 +209,7 @@ def play_decks(start: int, stop: int) -> Tally:
             if plan.histories is not None and i in plan.history_decks:
                 text = history.dump(deal, names=seating, match={"deck": i + 1, "rotation": r + 1})
                 path = Path(plan.histories) / f"deck-{i + 1:06d}-rotation-{r + 1}.txt"
-                path.write_text(text, encoding="utf-8")
+                write_text(path, text)  # on this machine, even from a Ray task on another
             result = played.result
             tally.play(
                 entrant_at,
@@ -236,11 +243,20 @@ def _run_chunk(task: tuple[int, int]) -> Tally:
     return play_decks(*task)
 
 
-def run_decks(plan: Plan, decks: int, workers: int, meter: Meter | None = None) -> Finished[Tally]:
-    """Play ``decks`` decks of the plan over ``workers`` processes; ``meter`` counts the deals
-    played; Ctrl-C answers the chunks that finished (``interrupted``)."""
+def run_decks(
+    plan: Plan, decks: int, workers: int, meter: Meter | None = None, backend: Backend | None = None
+) -> Finished[Tally]:
+    """Play ``decks`` decks of the plan over ``workers`` processes (or Ray tasks at once, on a
+    Ray ``backend``); ``meter`` counts the deals played; Ctrl-C answers the chunks that
+    finished (``interrupted``)."""
     return run_chunks(
-        _chunks(decks, workers), _run_chunk, workers=workers, init=_init, initargs=(plan,), meter=meter
+        _chunks(decks, workers),
+        _run_chunk,
+        workers=workers,
+        init=_init,
+        initargs=(plan,),
+        meter=meter,
+        backend=backend,
     )
 
 
@@ -349,6 +365,7 @@ def summary(
     workers: int,
     decks: int | None = None,
     interrupted: bool = False,
+    backend: str = "local",
 ) -> dict[str, Any]:
     """The JSON object (docs/reports.md)."""
     return report(
@@ -363,34 +380,39 @@ def summary(
         duplicate=plan.duplicate,
         timed=True,
         interrupted=interrupted,
+        backend=backend,
     )
 
 
 def human(data: dict[str, Any]) -> str:
     dup = ", duplicate" if data["duplicate"] else ""
-    workers = data["workers"]
     seating = ", ".join(s["bot"] for s in data["seats"])
     head = (
         f"{data['decks']} decks ({data['deals']} deals{dup}) of {data['rules']}, {data['players']} seats "
-        f"({seating}), seed {data['seed']}: {data['seconds']:.1f} s on "
-        f"{workers} worker{'s' if workers != 1 else ''}"
+        f"({seating}), seed {data['seed']}: {data['seconds']:.1f} s on {workers_text(data)}"
     )
     return report_text(data, head)
 
 
 def run(args: argparse.Namespace) -> int:
     plan, decks, workers = plan_from_args(args)
+    target = ray_target_from_args(args)
     deals = decks * len(plan.rotations())
-    t0 = time.perf_counter()
-    try:
-        finished = run_decks(plan, decks, workers, Meter("tournament", "deals", deals, args.progress))
-    except BotError as e:
-        raise InputError(str(e)) from None
-    data = summary(
-        plan, total(plan, finished), time.perf_counter() - t0, workers, decks, finished.interrupted
-    )
-    if args.json:
-        sys.stdout.write(orjson.dumps(data).decode() + "\n")
-    else:
-        print(human(data))
+    with open_backend(target) as backend:
+        if args.workers is None:
+            workers = backend.default_workers()
+        t0 = time.perf_counter()
+        try:
+            meter = Meter("tournament", "deals", deals, args.progress)
+            finished = run_decks(plan, decks, workers, meter, backend)
+        except BotError as e:
+            raise InputError(str(e)) from None
+        seconds = time.perf_counter() - t0
+        tally = total(plan, finished)
+        data = summary(plan, tally, seconds, workers, decks, finished.interrupted, backend.name)
+        if args.json:
+            sys.stdout.write(orjson.dumps(data).decode() + "\n")
+        else:
+            print(human(data))
+        sys.stdout.flush()  # the report before a cluster's shutdown
     return INTERRUPTED if finished.interrupted else 0
