@@ -101,19 +101,73 @@ def test_same_seed_same_deal(name: str) -> None:
     assert logs[0] == logs[1]
 
 
-def test_hard_answers_within_a_tiny_budget() -> None:
-    deal = ShowDeal(NEPALI4, "contract/deadline", dealer=3)
-    bot = HardPlayer("tiny", budget_ms=1.0)
+class CountedDeadline(Deadline):
+    """A deadline that passes once it has been asked ``checks`` times: the search's clock counted
+    instead of timed, so a test can tell how far a cut-short search went on any machine."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__(None)
+        self.left = checks
+
+    def remaining_ms(self) -> float:
+        if self.left > 0:
+            self.left -= 1
+            return float("inf")
+        return 0.0
+
+    def expired(self) -> bool:
+        return self.left <= 0
+
+
+def play_hard_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[list[Action], list[int]]:
+    """One four-seat deal, ``bot`` at seat 0 against greedy, each of its decisions given a fresh
+    ``deadline()``; its actions and the worlds each decision searched."""
+    deal = ShowDeal(NEPALI4, seed, dealer=3)
     others = [make_player("greedy", s) for s in range(3)]
-    worst = 0.0
+    actions: list[Action] = []
+    worlds: list[int] = []
     while deal.to_play is not None:
         seat = deal.to_play
-        player = bot if seat == 0 else others[seat - 1]
-        d = decide(player, deal.view(seat))
+        view = deal.view(seat)
         if seat == 0:
-            worst = max(worst, d.ms)
-        deal.apply(seat, d.action)
-    assert worst < 500.0  # 1 ms asked; a generous margin for a loaded machine
+            action = bot.choose(view, deadline())  # type: ignore[operator]
+            assert action in view.legal
+            actions.append(action)
+            worlds.append(bot.worlds_searched)
+        else:
+            action = others[seat - 1].choose(view)
+        deal.apply(seat, action)
+    return actions, worlds
+
+
+def test_a_cut_short_search_stops_at_its_deadline() -> None:
+    """Each decision's clock allows three looks: no decision searches more than three worlds,
+    the searches are cut (counted in ``cutoffs``), and every answer is legal."""
+    bot = HardPlayer("tiny")
+    _actions, worlds = play_hard_at_seat_0(bot, lambda: CountedDeadline(3), "contract/deadline")
+    assert max(worlds) == 3  # the throw search ran, and stopped at its third look
+    assert all(w <= 3 for w in worlds)
+    assert bot.cutoffs > 0
+
+
+def test_a_passed_deadline_leaves_the_ranking_and_a_legal_answer() -> None:
+    bot = HardPlayer("tiny")
+    _actions, worlds = play_hard_at_seat_0(bot, lambda: Deadline(0.0), "contract/deadline")
+    assert worlds and all(w == 0 for w in worlds)  # no world searched: medium's ranking throws
+
+
+def test_a_fixed_number_of_worlds_ignores_the_deadline_and_replays() -> None:
+    """``hard:worlds=8`` plays exactly eight worlds a search whatever the clock says, so the
+    same seed gives the same deal with the deadline passed or far away."""
+    runs = []
+    for deadline in (lambda: Deadline(0.0), lambda: Deadline(None)):
+        bot = make_player("hard:worlds=8", "fixed")
+        assert isinstance(bot, HardPlayer)
+        runs.append(play_hard_at_seat_0(bot, deadline, "contract/fixed"))
+        assert bot.cutoffs == 0
+    (actions_a, worlds_a), (actions_b, worlds_b) = runs
+    assert actions_a == actions_b and worlds_a == worlds_b
+    assert max(worlds_a) >= 8 and all(w % 8 == 0 for w in worlds_a)
 
 
 class Sleeper:

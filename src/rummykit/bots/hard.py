@@ -166,6 +166,7 @@ class HardPlayer(MediumPlayer):
         self.cutoffs = 0  # searches the deadline cut short (those decisions may not replay exactly)
         self.last_reason = ""  # one line on the last decision, for hints
         self.last_values: dict[str, float] = {}
+        self.worlds_searched = 0  # worlds played out in the last decision (all its searches)
 
     def observe(self, event: Event) -> None:
         self.passes.observe(event)
@@ -176,15 +177,18 @@ class HardPlayer(MediumPlayer):
         not depend on the machine's speed), else up to :attr:`max_worlds` by the deadline
         (untimed: :attr:`max_worlds` whatever the deadline)."""
         if self.search_worlds > 0:
-            return worlds < self.search_worlds
-        if worlds >= self.max_worlds:
-            return False
-        if self.untimed:
-            return True
-        if deadline.remaining_ms() < self.safety_ms:
+            more = worlds < self.search_worlds
+        elif worlds >= self.max_worlds:
+            more = False
+        elif self.untimed:
+            more = True
+        elif deadline.remaining_ms() < self.safety_ms:
             self.cutoffs += 1
-            return False
-        return True
+            more = False
+        else:
+            more = True
+        self.worlds_searched += more
+        return more
 
     def _enough(self, worlds: int) -> bool:
         return worlds >= min(self.min_worlds, self.search_worlds or self.min_worlds)
@@ -192,6 +196,7 @@ class HardPlayer(MediumPlayer):
     def choose(self, view: SeatView, deadline: Deadline | None = None) -> Action:
         """As every level chooses; also leaves a one-line reason in :attr:`last_reason`."""
         self.last_reason = ""
+        self.worlds_searched = 0
         action = super().choose(view, deadline)
         if not self.last_reason:
             self.last_reason = self._reason(view, action)
