@@ -157,3 +157,23 @@ def test_match_context_of_a_pool_session() -> None:
     settlement = MatchSession(NEPALI2, "ctx")
     settlement.start_deal()
     assert MatchContext.of(settlement).pool_out is None
+
+
+def test_hard_looks_at_its_next_draw() -> None:
+    """The look-ahead credits a hand by what the next card is expected to take off its charge: a
+    tidy hand one card from a show (a loose 8) gains, in proportion to the weight; with no
+    weight, nothing."""
+    from rummykit.bots.hard import HardPlayer
+    from rummykit.bots.tracking import read_view
+
+    deal = deal_of((HOPELESS, TIDY), pile="10s", cut="Kd")
+    view = deal.view(1)
+    bot = HardPlayer("look")
+    reader = bot.reader(view.rules)
+    know = read_view(view)
+    tidy = bot._look(view, reader, know, parse_cards(TIDY))
+    assert tidy > 0.0
+    bot.look_weight = 2.0
+    assert bot._look(view, reader, know, parse_cards(TIDY)) == pytest.approx(2 * tidy)
+    bot.look_weight = 0.0
+    assert bot._look(view, reader, know, parse_cards(TIDY)) == 0.0

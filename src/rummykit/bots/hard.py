@@ -11,7 +11,12 @@
   candidate throw is played out in every world by greedy play at every seat
   (:mod:`~rummykit.bots.rollout`, the same world for every candidate so that only the throw
   differs), and the throw with the best mean net wins (ties lean to the ranking).  Heads up both
-  measured a loss against medium (BENCHMARKS.md), so there hard throws by the ranking.
+  measured a loss against medium (BENCHMARKS.md), so there hard throws by the ranking, with a
+  look at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is
+  credited the charge the next card is expected to take off the hand it leaves (the best
+  throw after it; a show takes it all), over the cards still unseen, each as often as its
+  copies (:meth:`HardPlayer._look`).  That measured about +1.2 a deal against medium
+  (BENCHMARKS.md), short of issue 14's +2.
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
 * Drop: at any turn before drawing, by the play-on values learned in self-play
@@ -133,6 +138,9 @@ class HardPlayer(MediumPlayer):
     live_weight = 0.0  # score per live card that would sit in a group with the thrown card
     pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
     search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
+    look_weight = 1.0  # heads up, the next draw: score per point of charge it is expected to take off
+    look_show = 0.0  # ... and per unit of chance that it makes a show
+    look_window = 10.0  # the look-ahead weighs the throws this close to the best
     tunables: tuple[str, ...] = (
         "worlds",
         "candidates",
@@ -157,6 +165,9 @@ class HardPlayer(MediumPlayer):
         "value_weight",
         "take_margin",
         "min_worlds",
+        "look_weight",
+        "look_show",
+        "look_window",
     )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
@@ -230,6 +241,31 @@ class HardPlayer(MediumPlayer):
         return str(action)
 
     # ---- helpers ---------------------------------------------------------------------------
+
+    def _look(self, view: SeatView, reader: HandReader, know: Knowledge, hand13: Sequence[int]) -> float:
+        """The next draw's worth to ``hand13``, over the cards still unseen (each as often as its
+        copies: the stock's distribution as this seat knows it): the charge it is expected to take
+        off after the best throw, and the chance that it makes a show, as a score to subtract."""
+        best = reader.arranger.best_throw
+        wild = view.wild
+        now = reader.charge(hand13, wild)
+        hand = list(hand13)
+        off = shows = weight = 0.0
+        for k, n in enumerate(know.unseen):
+            if not n:
+                continue
+            hand.append(k)
+            finish, _card, after = best(hand, wild)
+            hand.pop()
+            weight += n
+            if finish:
+                shows += n
+                off += n * now
+            else:
+                off += n * max(0, now - after)
+        if not weight:
+            return 0.0
+        return self.look_weight * self._charge_weight(view) * off / weight + self.look_show * shows / weight
 
     def _next_seat(self, view: SeatView) -> int:
         n = view.players
@@ -467,6 +503,14 @@ class HardPlayer(MediumPlayer):
                 else 0.0
             )
             cands.append(Candidate(t.card, score + self.danger_weight * danger + live, danger, t))
+        if (self.look_weight or self.look_show) and view.players < self.search_seats:
+            top = min(c.score for c in cands)
+            hand = list(view.hand)
+            for c in cands:
+                if c.score <= top + self.look_window:
+                    hand.remove(c.card)
+                    c.score -= self._look(view, reader, know, hand)
+                    hand.append(c.card)
         cands.sort(key=lambda c: (c.score, -c.eval.value, c.card))
         best = cands[0].score
         pool = [c for c in cands[: self.candidates] if c.score <= best + self.window]
