@@ -55,8 +55,15 @@ class Phase(StrEnum):
     """Which actions the seat to play may take."""
 
     DRAW = "draw"  # take a card from the stock or the pile; the show family may also drop
-    THROW = "throw"  # throw a card; the show family may also show
+    THROW = "throw"  # the show family after the draw: throw a card, or show
+    PLAY = "play"  # the table family after the draw: open, lay down, lay off, swap, put back; a throw ends it
     OVER = "over"  # the deal has ended
+
+    @property
+    def step(self) -> str:
+        """The phase as the wire (protocol 2), ``replay --json`` and hint seeds spell it: the
+        step after the draw is ``throw`` in both families there, as it was before ``PLAY``."""
+        return "throw" if self is Phase.PLAY else self.value
 
 
 class ActionKind(StrEnum):
