@@ -685,12 +685,16 @@ class Deal(ABC):
         n = self.players
         return [s for s in ((start + i) % n for i in range(n)) if self._status[s] is SeatStatus.IN]
 
-    def _end_turn(self, seat: int) -> None:
-        """Count the turn, then end the deal or pass the turn on (rebuilding the stock if need be)."""
+    def _count_turn(self, seat: int) -> None:
+        """``seat``'s turn is over: count it, across the table and as the seat's own."""
         self._turns += 1
         self._turns_taken[seat] += 1
         self._drawn = None
         self._pile_take = None
+
+    def _end_turn(self, seat: int) -> None:
+        """Count the turn, then end the deal or pass the turn on (rebuilding the stock if need be)."""
+        self._count_turn(seat)
         in_play = self.in_play()
         if len(in_play) == 1:
             self._end_last_in(in_play[0])

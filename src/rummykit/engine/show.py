@@ -323,8 +323,7 @@ class ShowDeal(Deal):
         if plan.valid:
             showed = Showed(seq=seq, seat=seat, card=card, groups=plan.laid, declared=plan.declared)
             self._emit(showed)
-            self._turns += 1
-            self._turns_taken[seat] += 1
+            self._count_turn(seat)  # a show ends the deal, not just the turn: no one plays next
             self._settle_show(seat, showed, halve)
             return showed
         penalty = self.rules.wrong_show

@@ -731,10 +731,7 @@ class TableDeal(Deal):
             opened_now = self._opened_at[seat] == self._turns
             rival_touch = self._rival_touch
             self._reset_turn()
-            self._turns += 1
-            self._turns_taken[seat] += 1
-            self._drawn = None
-            self._pile_take = None
+            self._count_turn(seat)  # going out ends the deal: no one plays next
             self._settle_out(seat, closing, opened_now, rival_touch)
             return
         self._reset_turn()
