@@ -151,7 +151,8 @@ def _sorted_kinds(cards: Sequence[int]) -> tuple[int, ...]:
 
 
 class Deal(ABC):
-    """The turn machine both families share.  Make one with a family's class (or :func:`new_deal`)."""
+    """The turn machine both families share.  Make one with a family's class (or
+    :func:`~rummykit.engine.deal.new_deal`)."""
 
     family: ClassVar[str]
     # The phase after the draw: THROW for the show family, PLAY for the table family.
