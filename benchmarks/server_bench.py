@@ -64,6 +64,7 @@ import websockets
 from machine import machine_line, write_section
 
 HOST = "127.0.0.1"  # loopback only: the benchmark never sends anything off this machine
+SERVER_SRC = ""  # --server-src: the directory the server imports rummykit from ("": this one)
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -137,7 +138,12 @@ class Server:
             *(() if workers is None else ("--workers", str(workers))),
             *extra,
         ]
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = dict(os.environ)
+        if SERVER_SRC:  # the server of another checkout, for before/after figures on one machine
+            env["PYTHONPATH"] = os.pathsep.join([SERVER_SRC, *filter(None, [env.get("PYTHONPATH")])])
+        self.proc = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if "the table is at" not in line:
@@ -209,6 +215,7 @@ class Tally:
     everyone: list[float] = field(default_factory=list)  # send -> every seat has the update
     errors: list[str] = field(default_factory=list)
     late: int = 0  # ticks that found the table's last move not yet everywhere
+    stale: int = 0  # intents refused as stale: the table had moved by itself (its next deal)
     measuring: bool = False
 
 
@@ -230,7 +237,10 @@ class Seat:
                 head = raw[:48]  # the server writes "type" and "version" first
                 if b'"error"' in head if isinstance(head, bytes) else '"error"' in head:
                     msg = orjson.loads(raw)
-                    table.tally.errors.append(f"{msg['reason']} (got {msg['got']})")
+                    if str(msg["reason"]).startswith("stale"):
+                        table.tally.stale += 1  # the table moved on its own (a new deal) meanwhile
+                    else:
+                        table.tally.errors.append(f"{msg['reason']} (got {msg['got']})")
                     table.answered(None, time.perf_counter())
                     continue
                 if not (head.startswith('{"type":"update"') or head.startswith('{"type":"state"')):
@@ -347,7 +357,13 @@ async def client_loop(tables: list[dict[str, Any]], period: float, pipe: Connect
     for task in readers:
         task.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
-    return {"acks": tally.acks, "everyone": tally.everyone, "errors": tally.errors, "late": tally.late}
+    return {
+        "acks": tally.acks,
+        "everyone": tally.everyone,
+        "errors": tally.errors,
+        "late": tally.late,
+        "stale": tally.stale,
+    }
 
 
 def client_main(tables: list[dict[str, Any]], period: float, pipe: Connection) -> None:
@@ -359,7 +375,8 @@ def client_main(tables: list[dict[str, Any]], period: float, pipe: Connection) -
     try:
         result = asyncio.run(client_loop(tables, period, pipe))
     except Exception as e:  # the parent reports it as the step's error
-        result = {"acks": [], "everyone": [], "errors": [f"client failed: {type(e).__name__}: {e}"], "late": 0}
+        failed = f"client failed: {type(e).__name__}: {e}"
+        result = {"acks": [], "everyone": [], "errors": [failed], "late": 0, "stale": 0}
     pipe.send(result)
 
 
@@ -442,6 +459,7 @@ def run_step(
         "errors": len(errors),
         "first_error": errors[0] if errors else "",
         "late": sum(r["late"] for r in results),
+        "stale": sum(r["stale"] for r in results),
         "load": load,
     }
 
@@ -472,9 +490,17 @@ def idle(setup: Setup, args: argparse.Namespace) -> dict[str, Any]:
     try:
         if args.py_spy:
             exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+            record = ["record", "--pid", str(servers[0].proc.pid), "--rate", "500", "--nonblocking"]
+            output = [
+                "--format",
+                "raw",
+                "--output",
+                args.py_spy,
+                "--duration",
+                f"{args.idle_seconds + 4:.0f}",
+            ]
             spy = subprocess.Popen(
-                [exe, "record", "--pid", str(servers[0].proc.pid), "--rate", "500", "--nonblocking", *args.py_spy_arg]
-                + ["--format", "raw", "--output", args.py_spy, "--duration", f"{args.idle_seconds + 4:.0f}"],
+                [exe, *record, *args.py_spy_arg, *output],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -497,7 +523,7 @@ def idle(setup: Setup, args: argparse.Namespace) -> dict[str, Any]:
 
 def ramp(setup: Setup, workers: int, args: argparse.Namespace, deadline: float) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
-    tables = args.start * workers
+    tables = args.start
     while tables <= args.max_tables and time.monotonic() < deadline:
         servers = setup.start(workers)
         try:
@@ -533,7 +559,9 @@ def held(steps: list[dict[str, Any]], limit: float) -> dict[str, Any] | None:
     return max(ok, key=lambda s: s["per_second"], default=None)
 
 
-def section(args: argparse.Namespace, mode: str, still: dict[str, Any] | None, steps: list[dict[str, Any]]) -> str:
+def section(
+    args: argparse.Namespace, mode: str, still: dict[str, Any] | None, steps: list[dict[str, Any]]
+) -> str:
     how = (
         f"`rummykit serve --workers N` ({' '.join(args.serve_arg)})"
         if mode == "workers"
@@ -563,8 +591,9 @@ def section(args: argparse.Namespace, mode: str, still: dict[str, Any] | None, s
             "",
             "| moves | server CPU a move | ack p50 | ack p99 | every seat p50 | errors | load |",
             "|---|---|---|---|---|---|---|",
-            f"| {still['moves']} in {still['seconds']:.0f} s | {still['cpu_ms']:.2f} ms | {still['ack_p50']:.2f} ms "
-            f"| {still['ack_p99']:.2f} ms | {still['all_p50']:.2f} ms | {still['errors']} | {still['load']:.1f} |",
+            f"| {still['moves']} in {still['seconds']:.0f} s | {still['cpu_ms']:.2f} ms "
+            f"| {still['ack_p50']:.2f} ms | {still['ack_p99']:.2f} ms | {still['all_p50']:.2f} ms "
+            f"| {still['errors']} | {still['load']:.1f} |",
             "",
         ]
     if steps:
@@ -575,7 +604,8 @@ def section(args: argparse.Namespace, mode: str, still: dict[str, Any] | None, s
             f"Every table makes {args.rate:g} move(s) a second; steps of more tables until the p99 of "
             f"move -> ack (the intent's own update back) passes {args.p99_limit:g} ms.  Workers: {how}.",
             "",
-            f"Command: `python benchmarks/server_bench.py --only ramp --workers {','.join(map(str, workers))} "
+            "Command: `python benchmarks/server_bench.py --only ramp "
+            f"--workers {','.join(map(str, workers))} "
             f"--rate {args.rate:g} --start {args.start} --factor {args.factor:g} --seconds {args.seconds:g} "
             f"--clients {args.clients}`",
             "",
@@ -594,7 +624,11 @@ def section(args: argparse.Namespace, mode: str, still: dict[str, Any] | None, s
             best = held([s for s in steps if s["workers"] == w], args.p99_limit)
             lines.append(
                 f"- {w} worker(s): "
-                + ("none of the steps" if best is None else f"{best['per_second']:.0f} ({best['tables']} tables)")
+                + (
+                    "none of the steps"
+                    if best is None
+                    else f"{best['per_second']:.0f} ({best['tables']} tables)"
+                )
             )
     return "\n".join(lines)
 
@@ -607,7 +641,7 @@ def main() -> int:
     parser.add_argument("--serve-arg", action="append", default=[], help="one more argument for serve")
     parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--rate", type=float, default=1.0, help="moves a second at each table (default 1)")
-    parser.add_argument("--start", type=int, default=100, help="tables of the first step, per worker")
+    parser.add_argument("--start", type=int, default=100, help="tables of the first step (default 100)")
     parser.add_argument("--factor", type=float, default=1.4, help="each step's tables over the last's")
     parser.add_argument("--max-tables", type=int, default=4000, help="the largest step tried")
     parser.add_argument("--p99-limit", type=float, default=100.0, help="ack p99 that ends a ramp (ms)")
@@ -617,9 +651,14 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds for the ramps together")
     parser.add_argument("--py-spy", metavar="PATH", help="record the idle server with py-spy (raw format)")
     parser.add_argument("--py-spy-arg", action="append", default=[], help="one more argument for py-spy")
+    parser.add_argument(
+        "--server-src", metavar="DIR", default="", help="run the server from this src/ (another checkout)"
+    )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON too")
     parser.add_argument("--no-write", action="store_true", help="print only; leave BENCHMARKS.md alone")
     args = parser.parse_args()
+    global SERVER_SRC
+    SERVER_SRC = args.server_src
     mode = args.mode
     if mode == "auto":
         mode = "workers" if serve_has_workers() else "shards"

@@ -173,7 +173,7 @@ class Store:
         if self.url.startswith("sqlite"):
             _sqlite_pragmas(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._append = insert(ActionRow.__table__)
+        self._append = insert(Base.metadata.tables[ActionRow.__tablename__])
         try:
             Base.metadata.create_all(self.engine)
             # A database made before an index was declared gets it too (listing by token reads it).
