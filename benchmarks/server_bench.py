@@ -484,6 +484,31 @@ class Setup:
         return servers
 
 
+def spy_top(path: str, count: int = 12) -> list[str]:
+    """The top of a py-spy raw profile: each function's own share of the samples, and its share
+    with what it calls (the loop's and the threads' entry frames left out)."""
+    own: dict[str, int] = {}
+    within: dict[str, int] = {}
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack or not n.isdigit():
+            continue
+        frames = stack.split(";")
+        total += int(n)
+        own[frames[-1]] = own.get(frames[-1], 0) + int(n)
+        for f in set(frames):
+            within[f] = within.get(f, 0) + int(n)
+    entry = ("runpy", "__main__", "cli/main.py", "serve_cmd.py", "uvicorn/server.py", "_compat.py")
+    entry += ("runners.py", "threading.py", "thread (")
+
+    def top(counts: dict[str, int]) -> list[str]:
+        kept = [(n, f) for f, n in counts.items() if not any(e in f for e in entry)]
+        return [f"  {100 * n / max(total, 1):5.1f}% {f}" for n, f in sorted(kept, reverse=True)[:count]]
+
+    return [f"{total} samples; own:", *top(own), "with what it calls:", *top(within)]
+
+
 def idle(setup: Setup, args: argparse.Namespace) -> dict[str, Any]:
     servers = setup.start(1)
     spy: subprocess.Popen[bytes] | None = None
@@ -518,6 +543,8 @@ def idle(setup: Setup, args: argparse.Namespace) -> dict[str, Any]:
         flush=True,
     )
     print("  by thread: " + ", ".join(f"{k} {v:.2f} ms" for k, v in sorted(result["threads_ms"].items())))
+    if args.py_spy and Path(args.py_spy).exists():
+        print("\n".join(spy_top(args.py_spy)))
     return result
 
 
