@@ -19,8 +19,9 @@ from collections.abc import Callable
 from machine import machine_line, write_section
 from rummykit.engine.cards import parse_cards, shoe
 from rummykit.engine.events import TableMeld
-from rummykit.engine.opening import best_leftover, best_opening, place_meld
+from rummykit.engine.melds import place_meld
 from rummykit.engine.rules import Rules, get_preset
+from rummykit.engine.table_arranger import best_leftover, best_opening
 
 TABLE_MELDS = ("5h 6h 7h", "9s 10s Js Qs", "2c 3c 4c", "Kd Kh Kc", "8s 8h 8d", "Ad Ac Ah")
 
@@ -69,7 +70,7 @@ def main() -> int:
             rows.append(f"| {preset} | {name} | {args.hands} | {median:.2f} | {p99:.2f} | {rate:,.0f} |")
     body = "\n".join(
         [
-            "`rummykit.engine.opening` on random 14-card hands from the 108-card shoe, one process.",
+            "`rummykit.engine.table_arranger` on random 14-card hands from the 108-card shoe, one process.",
             "",
             f"Machine: {machine_line()}",
             f"Command: `python benchmarks/opening_bench.py --hands {args.hands} --seed {args.seed}`",

@@ -336,7 +336,7 @@ def test_hint_gives_a_legal_action_and_one_line_through_a_whole_deal(rules: Rule
 
 
 def test_phase_of_a_crafted_view() -> None:
-    assert throw_view("Kd 4c", (), (False, False)).phase is Phase.THROW
+    assert throw_view("Kd 4c", (), (False, False)).phase is Phase.PLAY
 
 
 def test_hard_keeps_a_spare_joker_to_close_on_at_remi_and_medium_lays_it_off() -> None:

@@ -36,7 +36,7 @@ EXE = Path(sys.executable).parent / "rummykit"
 COMMAND = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "rummykit"]
 # How a run ran (its clock, where, on how many workers); every figure else must match.
 RUN_METADATA = ("seconds", "deals_per_second", "backend", "workers")
-TIMES = ("mean_ms", "median_ms", "p99_ms", "max_ms")
+TIMES = ("mean_ms", "median_ms", "p99_ms", "max_ms", "late")  # late: answers past the clock
 # One pytest-xdist worker runs this whole module (make test uses --dist loadgroup): a second
 # worker would start a second local Ray, which `--ray auto` could find and join, and lose when
 # that worker shuts its Ray down.

@@ -39,7 +39,7 @@ def test_json_shape_and_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
         assert lo <= b["points_per_deal"] <= hi
         assert 0 <= b["deal_win_rate"] <= 1
         assert b["p99_ms"] >= b["median_ms"] >= 0
-        assert b["late"] == 0
+        assert 0 <= b["late"] <= b["decisions"]  # past the clock: a count, never asserted zero
     # two seats, one bot each, every deck both ways: the nets are opposite and the wins add up
     assert bots["easy"]["points_per_deal"] == pytest.approx(-bots["greedy"]["points_per_deal"], abs=1e-6)
     assert bots["easy"]["deals_won"] + bots["greedy"]["deals_won"] == 24

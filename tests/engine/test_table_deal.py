@@ -139,7 +139,7 @@ def test_remi_deals_14_cards_and_15_to_the_first_player_who_does_not_draw_in_the
     deal = TableDeal(get_preset("remi51"), 3, dealer=2)
     assert [len(deal.hand(s)) for s in range(4)] == [14, 14, 14, 15]  # seat 3 plays first
     first = 3
-    assert deal.to_play == first and deal.phase is Phase.THROW
+    assert deal.to_play == first and deal.phase is Phase.PLAY
     assert deal.legal_actions(first) and all(a.kind is ActionKind.THROW for a in deal.legal_actions(first))
     reason = refused(deal, first, Action.draw_stock())
     assert reason == "the first player skips the draw on the first turn: play and throw"
@@ -707,7 +707,7 @@ def check_views(deal: TableDeal, rng: random.Random) -> None:
         deal._stock = pool
         deal._legal_cache = None
         mover = deal.to_play
-        if deal.phase is Phase.THROW and mover != viewer and mover is not None and deal._pile_take is None:
+        if deal.phase is Phase.PLAY and mover != viewer and mover is not None and deal._pile_take is None:
             deal._drawn = rng.choice(deal._hands[mover])
         again = deal.view(viewer)
         assert again == view, f"the view of {viewer} depends on cards it may not see"

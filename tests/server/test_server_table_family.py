@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 import rummykit.server.hub as hub_module
 from rummykit.engine.cards import parse_card
-from rummykit.engine.events import Action
+from rummykit.engine.events import Action, Phase
 
 _ids = itertools.count(1)
 
@@ -528,7 +528,7 @@ def test_the_clock_throws_for_remis_first_player_who_draws_nothing(monkeypatch: 
         monkeypatch.setattr,
     )
     table = _table("remi51", "remi-clock")
-    assert table.to_play() == 1 and table.deal.phase == "throw" and table.deal.drawn is None
+    assert table.to_play() == 1 and table.deal.phase is Phase.PLAY and table.deal.drawn is None
     auto = table.auto_intent(1)
     assert auto.action is not None and auto.action.kind == "throw" and auto.auto
     card = auto.action.card

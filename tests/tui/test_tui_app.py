@@ -488,7 +488,7 @@ def test_a_pick_goes_back_with_escape_and_changes_nothing() -> None:
             state = app.state
             assert state is not None and state.me is not None
             me = state.me
-            if view.phase is Phase.THROW and view.opened and view.opened[me]:
+            if view.phase is Phase.PLAY and view.opened and view.opened[me]:
                 from rummykit.engine.events import Action
 
                 for h in app.layout.cards():

@@ -51,7 +51,7 @@ def hint(
     """
     if rules is not None and rules != view.rules:
         raise ValueError("the rules given are not the rules of the view")
-    seed = f"hint/{view.seat}/{view.turn}/{view.phase}"
+    seed = f"hint/{view.seat}/{view.turn}/{view.phase.step}"
     if view.rules.is_table:
         table = TableHard(seed, budget_ms=budget_ms)
         table.names = names

@@ -162,7 +162,7 @@ def to_json(name: str, history: History, deal: Deal, *, events: bool = False) ->
         "turns": deal.turns,
         "over": deal.over,
         "to_play": deal.to_play,
-        "phase": str(deal.phase),
+        "phase": deal.phase.step,
         "statuses": [str(s) for s in deal.statuses],
         "result": None,
         "matches": True,  # a history that does not match is refused before this point

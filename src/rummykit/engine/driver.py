@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from rummykit.engine.deal import TURN_CAP, Deal, new_deal
+from rummykit.engine.deal import new_deal
+from rummykit.engine.deal_base import TURN_CAP, Deal
 from rummykit.engine.events import Action, DealResult, Event
 from rummykit.engine.rules import Rules
 from rummykit.engine.views import SeatView

@@ -1,7 +1,7 @@
 """The early show: one rule for the engine's deals and for the score sheet.
 
 RULES.md (Online points, ``early_show_halves``): "a show made before every seat has had one
-turn halves what the others are charged (round down)".  :class:`~rummykit.engine.deal.ShowDeal`
+turn halves what the others are charged (round down)".  :class:`~rummykit.engine.show.ShowDeal`
 applies it when a deal ends by a show, and the score sheet (:mod:`rummykit.engine.match`, through
 :mod:`rummykit.sheet.entry`) checks and halves an entered deal marked as an early show with the
 same two functions, so the table and the sheet charge the same.

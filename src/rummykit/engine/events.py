@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Final
 
 from rummykit.engine.cards import KINDS, format_card, format_cards
 
@@ -55,8 +56,15 @@ class Phase(StrEnum):
     """Which actions the seat to play may take."""
 
     DRAW = "draw"  # take a card from the stock or the pile; the show family may also drop
-    THROW = "throw"  # throw a card; the show family may also show
+    THROW = "throw"  # the show family after the draw: throw a card, or show
+    PLAY = "play"  # the table family after the draw: open, lay down, lay off, swap, put back; a throw ends it
     OVER = "over"  # the deal has ended
+
+    @property
+    def step(self) -> str:
+        """The phase as the wire (protocol 2), ``replay --json`` and hint seeds spell it: the
+        step after the draw is ``throw`` in both families there, as it was before ``PLAY``."""
+        return "throw" if self is Phase.PLAY else self.value
 
 
 class ActionKind(StrEnum):
@@ -154,10 +162,8 @@ class Action:
 
     def __str__(self) -> str:
         """The action in the notation of :mod:`rummykit.engine.notation` (a history's line)."""
-        from rummykit.engine.notation import to_text  # notation reads actions: imported when used
-
         try:
-            return to_text(self)
+            return action_text(self)
         except ValueError:  # an action missing its card: say what it is anyway
             return f"{self.kind} (no card)"
 
@@ -172,6 +178,41 @@ _PUT_BACK = Action(ActionKind.PUT_BACK)
 
 def _groups_text(groups: Groups) -> str:
     return " | ".join(format_cards(g) for g in groups)
+
+
+DECLARED: Final = " [declared]"  # a show's groups as the seat declared them (not the table's layout)
+
+
+def action_text(action: Action) -> str:
+    """The action as a hand history writes it after the seat: ``throw Kc``, ``lay off 2 4h``.
+
+    A show is ``show CARD`` when the table lays the hand out, ``show CARD: GROUP | ...`` pinned
+    to that layout, and ``show CARD: GROUP | ... [declared]`` as the seat declared it."""
+    kind = action.kind
+    if kind is ActionKind.THROW:
+        return f"throw {_card_out(action.card)}"
+    if kind is ActionKind.SHOW:
+        text = f"show {_card_out(action.card)}"
+        if action.groups is not None:
+            return f"{text}: {_groups_text(action.groups)}{DECLARED}"
+        if action.layout is not None:
+            return f"{text}: {_groups_text(action.layout)}"
+        return text
+    if kind is ActionKind.OPEN:
+        return f"open {_groups_text(action.groups or ())}"
+    if kind is ActionKind.LAY_DOWN:
+        return f"lay down {format_cards(action.cards or ())}"
+    if kind is ActionKind.LAY_OFF:
+        return f"lay off {action.meld} {format_cards(action.cards or ())}"
+    if kind is ActionKind.SWAP:
+        return f"swap {action.meld} {_card_out(action.card)}"
+    return str(kind)  # draw stock, draw pile, drop, put back
+
+
+def _card_out(k: int | None) -> str:
+    if k is None:
+        raise ValueError("this action has no card")
+    return format_card(k)
 
 
 class Ending(StrEnum):

@@ -12,7 +12,7 @@ more length.
 A three-seat Nepali deal, played to the end:
 
 >>> from rummykit.engine.cards import parse_card
->>> from rummykit.engine.deal import ShowDeal
+>>> from rummykit.engine.show import ShowDeal
 >>> from rummykit.engine.events import Action
 >>> from rummykit.engine.rules import get_preset
 >>> deal = ShowDeal(get_preset("nepali", players=3), 261)
@@ -140,7 +140,8 @@ from typing import Final
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import RANK_TEXT, CardError, format_cards, parse_card, parse_cards
-from rummykit.engine.deal import TURN_CAP, Deal, IllegalAction, new_deal
+from rummykit.engine.deal import new_deal
+from rummykit.engine.deal_base import TURN_CAP, Deal, IllegalAction
 from rummykit.engine.events import (
     Action,
     DealEnded,

@@ -42,8 +42,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
-from rummykit.engine.cards import CardError, format_card, format_cards, parse_card, parse_cards
-from rummykit.engine.events import Action, ActionKind, Groups
+from rummykit.engine.cards import CardError, format_card, parse_card, parse_cards
+from rummykit.engine.events import DECLARED, Action, ActionKind, Groups, action_text
 
 __all__ = [
     "ACTION_TYPES",
@@ -238,37 +238,9 @@ def from_dict(data: Mapping[str, Any], *, extra: Collection[str] = ()) -> Action
 # ---------------------------------------------------------------------------- the text
 
 
-def _groups_text(groups: Groups) -> str:
-    return " | ".join(format_cards(g) for g in groups)
-
-
-DECLARED: Final = " [declared]"  # a show's groups as the seat declared them (not the table's layout)
-
-
-def to_text(action: Action) -> str:
-    """The action as a hand history writes it after the seat: ``throw Kc``, ``lay off 2 4h``.
-
-    A show is ``show CARD`` when the table lays the hand out, ``show CARD: GROUP | ...`` pinned
-    to that layout, and ``show CARD: GROUP | ... [declared]`` as the seat declared it."""
-    kind = action.kind
-    if kind is ActionKind.THROW:
-        return f"throw {_card_out(action.card)}"
-    if kind is ActionKind.SHOW:
-        text = f"show {_card_out(action.card)}"
-        if action.groups is not None:
-            return f"{text}: {_groups_text(action.groups)}{DECLARED}"
-        if action.layout is not None:
-            return f"{text}: {_groups_text(action.layout)}"
-        return text
-    if kind is ActionKind.OPEN:
-        return f"open {_groups_text(action.groups or ())}"
-    if kind is ActionKind.LAY_DOWN:
-        return f"lay down {format_cards(action.cards or ())}"
-    if kind is ActionKind.LAY_OFF:
-        return f"lay off {action.meld} {format_cards(action.cards or ())}"
-    if kind is ActionKind.SWAP:
-        return f"swap {action.meld} {_card_out(action.card)}"
-    return str(kind)  # draw stock, draw pile, drop, put back
+# The text is written by :func:`rummykit.engine.events.action_text` (an action's ``str``), which
+# lives with the action so that events need not import this module; it is this notation's.
+to_text: Final = action_text
 
 
 _WORDS: Final = re.compile(r"\s+")

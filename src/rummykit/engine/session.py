@@ -35,7 +35,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.engine.arrange import Arranger
-from rummykit.engine.deal import TURN_CAP, Deal, ShowDeal, new_deal
+from rummykit.engine.deal import new_deal
+from rummykit.engine.deal_base import TURN_CAP, Deal
 from rummykit.engine.events import DealResult, Dropped, SeatStatus
 from rummykit.engine.match import (
     DealEntry,
@@ -48,6 +49,7 @@ from rummykit.engine.match import (
     Verdict,
 )
 from rummykit.engine.rules import Rules
+from rummykit.engine.show import ShowDeal
 
 __all__ = ["MatchSession", "SessionError", "deal_seed", "entry_for"]
 

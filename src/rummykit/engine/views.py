@@ -25,7 +25,7 @@ from rummykit.engine.events import Action, DealResult, Phase, SeatStatus, TableM
 from rummykit.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from rummykit.engine.deal import Deal
+    from rummykit.engine.deal_base import Deal
 
 __all__ = ["SeatView", "SpectatorView", "seat_view", "spectator_view"]
 

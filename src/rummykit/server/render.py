@@ -611,7 +611,7 @@ class Renderer:
             **extra,
             "number": state.deal_number,
             "dealer": seats[deal.dealer],
-            "phase": str(deal.phase),
+            "phase": deal.phase.step,  # protocol 2: the play step is sent as "throw"
             "to_play": None if deal.to_play is None else seats[deal.to_play],
             "turn": deal.turn,
             "turn_limit": deal.turn_limit,
@@ -695,7 +695,7 @@ class Renderer:
             can_open = False
             if best is None:
                 why = plain(meter_why(meter.points, meter.threshold, meter.due))
-            elif mine and view.phase is Phase.THROW:
+            elif mine and view.phase is Phase.PLAY:
                 can_open = Action.open(best.melds) in view.legal
                 why = None if can_open else (refusals.open or "no opening now")
             elif mine:
@@ -741,7 +741,7 @@ class Renderer:
         pile_refusal = None if pile or view.phase is not Phase.DRAW else refusals.pile or None
         if self._is_table:
             due = view.pile_due
-            throw_refusal = refusals.throw or None if view.phase is Phase.THROW and not throws else None
+            throw_refusal = refusals.throw or None if view.phase is Phase.PLAY and not throws else None
             opening = next((a.groups for a in legal if a.kind is ActionKind.OPEN), None)
             return {
                 "draw_stock": ActionKind.DRAW_STOCK in kinds,

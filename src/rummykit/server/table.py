@@ -499,7 +499,7 @@ class Table:
         deal.apply(dseat, action)
         if isinstance(deal, TableDeal):
             # a turn of the table family ends with a throw (or a hand emptied by a meld)
-            ends_turn = deal.to_play != dseat or deal.phase is not Phase.THROW
+            ends_turn = deal.to_play != dseat or deal.phase is not Phase.PLAY
         else:
             ends_turn = action.kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_PILE)
         if auto:
@@ -674,7 +674,7 @@ class Table:
         if not isinstance(deal, TableDeal):
             return Refusals(pile=pile, drop=deal.can(dseat, Action.drop()).reason)
         throw = opening = ""
-        if view.phase is Phase.THROW:
+        if view.phase is Phase.PLAY:
             if not any(a.kind is ActionKind.THROW for a in view.legal):
                 probe = view.pile_due if view.pile_due is not None else (view.hand or (0,))[0]
                 throw = deal.can(dseat, Action.throw(probe)).reason

@@ -33,6 +33,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -172,6 +173,7 @@ class Store:
         if self.url.startswith("sqlite"):
             _sqlite_pragmas(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self._append = insert(Base.metadata.tables[ActionRow.__tablename__])
         try:
             Base.metadata.create_all(self.engine)
             # A database made before an index was declared gets it too (listing by token reads it).
@@ -295,10 +297,14 @@ class Store:
         self, match_id: str, seq: int, deal: int, seat: int | None, payload: Mapping[str, Any]
     ) -> None:
         """Append one action; ``seq`` must be the next number (a repeat is refused,
-        so two writers can never both think they played the same move)."""
+        so two writers can never both think they played the same move).
+
+        One Core insert, not the ORM: this runs for every move, and the unit of work cost
+        several times the insert itself (``benchmarks/server_bench.py``)."""
+        row = {"match_id": match_id, "seq": seq, "deal": deal, "seat": seat, "payload": dict(payload)}
         try:
-            with self.session() as s:
-                s.add(ActionRow(match_id=match_id, seq=seq, deal=deal, seat=seat, payload=dict(payload)))
+            with self.engine.begin() as c:
+                c.execute(self._append, row)
         except IntegrityError as e:
             raise StoreError(f"match {match_id}: action {seq} is already stored") from e
 

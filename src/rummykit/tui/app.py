@@ -1099,7 +1099,7 @@ class TableApp(App[int]):
         }[kind]
         reason = state.deal.can(state.me, probe).reason
         generic = not reason or "meld" in reason or "card" in reason
-        return why if generic and view.phase is Phase.THROW else reason or why
+        return why if generic and view.phase is Phase.PLAY else reason or why
 
     def open(self) -> None:
         turn = self._turn()

@@ -617,7 +617,7 @@ class Game:
         assert ctx.me is not None
         deal, me = ctx.deal, ctx.me
         view = self.screen(ctx)
-        prompts = {Phase.DRAW: "draw > ", Phase.THROW: "play > " if view.rules.is_table else "throw > "}
+        prompts = {Phase.DRAW: "draw > ", Phase.THROW: "throw > ", Phase.PLAY: "play > "}
         prompt = prompts.get(view.phase, "> ")
         while True:
             cmd = parse_command(self.ask(prompt), self.hand_order)
@@ -697,7 +697,7 @@ class Game:
             }[kind]
             reason = deal.can(me, probe).reason
             generic = not reason or "meld" in reason or "card" in reason
-            self.refuse(why if generic and view.phase is Phase.THROW else reason or why)
+            self.refuse(why if generic and view.phase is Phase.PLAY else reason or why)
             return False
         return self._play(deal, me, action)
 

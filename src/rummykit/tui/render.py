@@ -738,12 +738,12 @@ def table_strip(
                 out.append_text(cards_text(meld))
         elif points < threshold:
             out.append(f" · {threshold - points} short")
-        elif view.my_turn and view.phase is Phase.THROW and not view.rules.opening_first_round:
+        elif view.my_turn and view.phase is Phase.PLAY and not view.rules.opening_first_round:
             out.append(" · not in your first turn")
     else:
         out.append("Opened. ", style="bold green")
         downs = [a for a in legal if a.kind in (ActionKind.LAY_DOWN, ActionKind.LAY_OFF)]
-        if view.my_turn and view.phase is Phase.THROW and downs:
+        if view.my_turn and view.phase is Phase.PLAY and downs:
             first = downs[0]
             down, off = keys.get("meld", "m"), keys.get("layoff", "l")
             out.append(f"{down} lays down " if first.kind is ActionKind.LAY_DOWN else f"{off} lays off ")
