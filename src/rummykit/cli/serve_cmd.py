@@ -62,6 +62,13 @@ def add_parser(commands: Any) -> None:
         "e.g. redis://127.0.0.1:6379/0",
     )
     p.add_argument(
+        "--cluster-name",
+        metavar="NAME",
+        default="rummykit",
+        help="the cluster's name in Redis: its keys' prefix, so clusters may share one Redis "
+        "(default rummykit)",
+    )
+    p.add_argument(
         "--workers",
         metavar="N",
         type=int,
@@ -140,7 +147,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"rummykit: the table is at http://{host}:{port}/ ({args.workers} workers)", flush=True)
                 return supervise(args, sock)
             app = create_app(
-                args.db, bot_pace=args.bot_pace, freeze_gc=True, limits=limits, redis_url=args.redis
+                args.db,
+                bot_pace=args.bot_pace,
+                freeze_gc=True,
+                limits=limits,
+                redis_url=args.redis,
+                cluster_options={"prefix": args.cluster_name},
             )
         except StoreError as e:
             print(f"rummykit serve: {e}", file=sys.stderr)
@@ -169,6 +181,8 @@ def cluster_problem(args: argparse.Namespace) -> str | None:
 
     if args.workers < 1 or args.workers > 64:
         return f"--workers {args.workers}: expected 1 to 64"
+    if not args.cluster_name or not all(c.isalnum() or c in "-_." for c in args.cluster_name):
+        return f"--cluster-name {args.cluster_name!r}: letters, digits, - _ and . only"
     sqlite = (args.db or default_url()).startswith("sqlite")
     if args.workers > 1 and args.redis is None:
         return f"--workers {args.workers} needs --redis URL and a PostgreSQL --db that the workers share"
@@ -193,7 +207,7 @@ def supervise(args: argparse.Namespace, sock: socket.socket) -> int:
     command = [
         *(sys.executable, "-m", "rummykit", "serve", "--host", args.host),
         *("--port", str(sock.getsockname()[1]), "--bot-pace", str(args.bot_pace)),
-        *("--redis", args.redis, "--listen-fd", str(fd)),
+        *("--redis", args.redis, "--cluster-name", args.cluster_name, "--listen-fd", str(fd)),
         *(["--db", args.db] if args.db else []),
         *(arg for limit in args.limit for arg in ("--limit", limit)),
     ]

@@ -60,7 +60,8 @@ LEASE_MS: Final = 3000  # a lease's time to live: a dead holder's tables move wi
 SWEEP_SECONDS: Final = 2.0  # how often a server looks for matches nobody holds
 
 # Take a free lease: the next fencing token, never at or below the database's (a Redis that lost
-# its keys restarts the counters; the database remembers).  Answers {1, fence} or {0, holder}.
+# its keys restarts the counters; the database remembers, so a counter may also expire after a
+# week unused).  Answers {1, fence} or {0, holder}.
 _ACQUIRE: Final = """
 local held = redis.call('GET', KEYS[1])
 if held then return {0, held} end
@@ -70,6 +71,7 @@ if f <= floor then
   f = floor + 1
   redis.call('SET', KEYS[2], f)
 end
+redis.call('PEXPIRE', KEYS[2], 604800000)
 redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. f, 'PX', ARGV[2])
 return {1, tostring(f)}
 """
