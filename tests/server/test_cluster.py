@@ -70,6 +70,7 @@ class Server:
     """One ``rummykit serve`` of the cluster, on a port of its own."""
 
     def __init__(self, db: str, redis: str, cluster: str, log: Path, *extra: str) -> None:
+        self.cluster, self.redis = cluster, redis
         self.port = free_port()
         self.base = f"127.0.0.1:{self.port}"
         self.log = log.open("w")
@@ -338,4 +339,11 @@ def test_the_holder_killed_mid_deal_its_table_goes_on_on_the_other_server(
     assert len(acked) > 6
     # the table the other server rebuilt is the one the log makes: the client's version
     assert get(a.base, f"/api/tables/{mid}?seat_token={token}")["version"] == asha.version
+    # and A still holds it, its lease renewed all along (the deal outlasted many a lease)
+    health = a.health()["cluster"]
+    assert health["leases"] == 1 and health["lost"] == 0
+    import redis
+
+    holder = redis.Redis.from_url(a.redis, decode_responses=True).get(f"{a.cluster}:lease:{mid}")
+    assert holder is not None and holder.split()[0] == health["worker"]
     asha.close()

@@ -314,7 +314,9 @@ class Cluster:
         if held:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for match_id, fence in held:
-                    await self._renew(keys=[self._lease(match_id)], args=[self._held(fence)], client=pipe)
+                    await self._renew(
+                        keys=[self._lease(match_id)], args=[self._held(fence), self.lease_ms], client=pipe
+                    )
                 renewed = await pipe.execute()
             for (match_id, fence), ok in zip(held, renewed, strict=True):
                 if not int(ok) and self.leases.get(match_id) == fence:
