@@ -175,7 +175,6 @@ class Cluster:
         self.channels: dict[str, _Channel] = {}  # sockets of other servers served here
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
-        self._claiming: set[str] = set()
         self._stopping = False
         self.counts: dict[str, int] = {"taken": 0, "lost": 0, "relayed": 0}
         hub.claim = self.claim
@@ -259,24 +258,18 @@ class Cluster:
         if row is None:
             return None
         floor = await asyncio.to_thread(store.fence, match_id) or 0
-        self._claiming.add(match_id)
+        got, value = await self._acquire(
+            keys=[self._lease(match_id), self._fence(match_id)], args=[self.worker, self.lease_ms, floor]
+        )
+        if not int(got):
+            raise Elsewhere(match_id, str(value).partition(" ")[0])
+        fence = int(value)
+        self.leases[match_id] = fence  # renewed from now on, while the hub loads it and after
         try:
-            got, value = await self._acquire(
-                keys=[self._lease(match_id), self._fence(match_id)],
-                args=[self.worker, self.lease_ms, floor],
-            )
-            if not int(got):
-                owner = str(value).partition(" ")[0]
-                raise Elsewhere(match_id, owner)
-            fence = int(value)
-            self.leases[match_id] = fence
-            try:
-                await asyncio.to_thread(store.take_fence, match_id, fence)
-            except LeaseLost:
-                await self._give_back(match_id)
-                raise Elsewhere(match_id, "a server with a newer fence") from None
-        finally:
-            self._claiming.discard(match_id)
+            await asyncio.to_thread(store.take_fence, match_id, fence)
+        except LeaseLost:
+            await self._give_back(match_id)
+            raise Elsewhere(match_id, "a server with a newer fence") from None
         self.counts["taken"] += 1
         log.info("match %s: taken by %s under fence %d", match_id, self.worker, fence)
         return fence
@@ -308,7 +301,7 @@ class Cluster:
         socket whose holder lost the table, and a served socket whose relay died, are closed."""
         await self.redis.set(self._alive(self.worker), "1", px=self.lease_ms)
         hub = self.hub
-        for match_id in [m for m in self.leases if m not in hub.tables and m not in self._claiming]:
+        for match_id in [m for m in self.leases if m not in hub.tables and not hub.loading(m)]:
             await self._give_back(match_id)
         held = list(self.leases.items())
         if held:

@@ -352,6 +352,10 @@ class Hub:
                 self._loading.pop(match_id, None)
         return live
 
+    def loading(self, match_id: str) -> bool:
+        """Whether :meth:`load` is bringing ``match_id`` into memory now."""
+        return match_id in self._loading
+
     def replica(self, match_id: str) -> Live | None:
         """The match rebuilt from its log for reading only: nothing stored, no driver (a cluster's
         HTTP read of a table another server holds; the log is what that server acknowledged)."""
