@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import signal
 import socket
@@ -130,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"rummykit serve: --limit: {e}", file=sys.stderr)
         return 2
+    # the server's own log (stderr): RUMMYKIT_LOG_LEVEL=INFO tells each table's moves between servers
+    level = os.environ.get("RUMMYKIT_LOG_LEVEL", "WARNING").upper()
+    logging.basicConfig(level=level if level in logging.getLevelNamesMapping() else "WARNING")
     if args.listen_fd is not None:
         sock = socket.socket(fileno=args.listen_fd)
     else:

@@ -25,7 +25,8 @@ database, and this module makes them one server:
   rebuilds the table from the log.  A sweep every few seconds takes the matches no server holds
   (tables of bots, or whose players are away, need a driver even with nobody connected).
 
-Each server also keeps ``PREFIX:alive:WORKER`` fresh, so a holder closes the relayed sockets of a
+Each server also keeps ``PREFIX:alive:WORKER`` fresh (for :data:`ALIVE_MS`: a server stalled a
+moment under load is not taken for dead), so a holder closes the relayed sockets of a
 relaying server that died.
 """
 
@@ -58,6 +59,7 @@ log = logging.getLogger("rummykit.server.cluster")
 
 LEASE_MS: Final = 3000  # a lease's time to live: a dead holder's tables move within about this
 SWEEP_SECONDS: Final = 2.0  # how often a server looks for matches nobody holds
+ALIVE_MS: Final = 10_000  # a relaying server silent this long is dead: its sockets here are closed
 
 # Take a free lease: the next fencing token, never at or below the database's (a Redis that lost
 # its keys restarts the counters; the database remembers, so a counter may also expire after a
@@ -109,7 +111,8 @@ class _Channel:
         self.relay = relay  # the worker holding the client's real socket
         self.inbox: asyncio.Queue[AsgiMessage] = asyncio.Queue()
         self.inbox.put_nowait({"type": "websocket.connect"})
-        self.closed = False
+        self.closed = False  # nothing more comes from the client
+        self.sent_close = False  # the hub closed it (the relaying server closes the client's)
 
     def feed(self, message: AsgiMessage) -> None:
         if not self.closed:
@@ -128,7 +131,7 @@ class _Channel:
             out: dict[str, Any] = {"k": "send", "cid": self.cid, "text": message.get("text")}
         elif kind == "websocket.close":
             out = {"k": "close", "cid": self.cid, "code": message.get("code", 1000)}
-            self.closed = True
+            self.sent_close = True
         else:  # websocket.accept: the relaying server accepted the real socket already
             return
         try:
@@ -198,7 +201,7 @@ class Cluster:
     async def start(self) -> None:
         """Say this server is alive, listen to its inbox, and start renewing and sweeping."""
         try:
-            await self.redis.set(self._alive(self.worker), "1", px=self.lease_ms)
+            await self.redis.set(self._alive(self.worker), "1", px=max(ALIVE_MS, self.lease_ms))
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             await pubsub.subscribe(self._inbox(self.worker))
         except (RedisError, OSError) as e:
@@ -299,7 +302,7 @@ class Cluster:
         """Renew this server's leases (a table it no longer has in memory gives its lease back;
         one whose lease is gone or taken is let go), and watch the other servers: a relayed
         socket whose holder lost the table, and a served socket whose relay died, are closed."""
-        await self.redis.set(self._alive(self.worker), "1", px=self.lease_ms)
+        await self.redis.set(self._alive(self.worker), "1", px=max(ALIVE_MS, self.lease_ms))
         hub = self.hub
         for match_id in [m for m in self.leases if m not in hub.tables and not hub.loading(m)]:
             await self._give_back(match_id)
@@ -321,6 +324,7 @@ class Cluster:
             holders = await self.redis.mget([self._lease(r.match_id) for r in relays])
             for relay, value in zip(relays, holders, strict=True):
                 if value is None or str(value).partition(" ")[0] != relay.owner:
+                    log.info("match %s: %s no longer holds it (%s)", relay.match_id, relay.owner, value)
                     relay.outbox.put_nowait(CLOSE_MOVED)
         channels = list(self.channels.values())
         workers = sorted({c.relay for c in channels})
@@ -329,6 +333,7 @@ class Cluster:
             dead = {w for w, a in zip(workers, alive, strict=True) if a is None}
             for channel in channels:
                 if channel.relay in dead:
+                    log.info("socket %s: its server %s is gone", channel.cid, channel.relay)
                     channel.gone()
 
     async def _sweeping(self) -> None:
@@ -403,6 +408,7 @@ class Cluster:
 
     def _open(self, cid: str, relay: str, match_id: str, client: str) -> None:
         """A socket another server holds for a table here: serve it through the hub."""
+        log.info("match %s: socket %s from %s", match_id, cid, relay)
         channel = self.channels[cid] = _Channel(self, cid, relay)
         scope = {
             "type": "websocket",
@@ -424,7 +430,9 @@ class Cluster:
             log.exception("match %s: a relayed socket failed", match_id)
         finally:
             channel = self.channels.pop(cid, None)
-            if channel is not None and not channel.closed:
+            # always say so: a relay taken for dead may only have been slow, and its client
+            # would otherwise wait on a socket nobody serves
+            if channel is not None and not channel.sent_close:
                 with contextlib.suppress(RedisError, OSError):
                     await channel.send({"type": "websocket.close", "code": 1011})
 
@@ -457,6 +465,7 @@ class Cluster:
         await ws.accept()
         cid = secrets.token_hex(8)
         relay = self.relays[cid] = _Relay(match_id, owner)
+        log.info("match %s: socket %s relayed to %s", match_id, cid, owner)
         self.counts["relayed"] += 1
         client = client_address(ws, self.hub.limits.client_header)
         loop = asyncio.get_running_loop()
@@ -485,6 +494,7 @@ class Cluster:
             log.error("match %s: a relayed socket lost Redis: %s", match_id, e)
             relay.outbox.put_nowait(CLOSE_MOVED)
         finally:
+            log.info("match %s: relayed socket %s ends", match_id, cid)
             self.relays.pop(cid, None)
             with contextlib.suppress(RedisError, OSError):
                 await self.publish(owner, {"k": "gone", "cid": cid, "code": code})
