@@ -183,7 +183,10 @@ class Client:
                 return
 
     def send(self, message: Msg) -> None:
-        self.ws.send(json.dumps(message))
+        try:
+            self.ws.send(json.dumps(message))
+        except ConnectionClosed as e:  # the server closed it first: recv says so
+            self.closed = e.rcvd.code if e.rcvd is not None else 1006
 
     def close(self) -> None:
         self._stack.close()
@@ -220,7 +223,9 @@ class Record:
                 if msg["type"] == "update":
                     self.sent[-1] = (intent, "acked")
                 else:
-                    assert msg["type"] == "error" and msg["reason"].startswith("stale"), msg
+                    # stale: the table moved on first; could not save: the server lost the table
+                    assert msg["type"] == "error", msg
+                    assert msg["reason"].startswith(("stale", "could not save the move")), msg
                     self.sent[-1] = (intent, "refused")
                 return True
 

@@ -102,7 +102,7 @@ def test_workers_share_one_port_and_one_killed_is_replaced(
 
         wait_for(both_alive, "two workers")
         seats = [{"kind": "human", "name": "Asha"}, {"kind": "bot", "bot": "greedy"}]
-        t = post(base, "/api/tables", {"preset": "nepali", "settings": {"rounds": 1}, "seats": seats})
+        t = post(base, "/api/tables", {"preset": "nepali", "settings": {"rounds": 2}, "seats": seats})
         mid, token = t["match_id"], t["seats"][0]["token"]
         record = Record()
         asha = Client(base, mid, token)
@@ -142,3 +142,41 @@ def test_workers_share_one_port_and_one_killed_is_replaced(
         if keys:
             r.delete(*keys)
     assert proc.returncode == 0
+
+
+@pytest.mark.xdist_group("cluster")
+def test_a_server_whose_table_was_taken_over_stores_no_more_moves(
+    shared_pg: str, redis_url: str, tmp_path: Path
+) -> None:
+    from test_cluster import Server
+
+    name = f"rk-stolen-{os.getpid()}"
+    b = Server(shared_pg, redis_url, name, tmp_path / "b.log")
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        seats = [{"kind": "human", "name": "Asha"}, {"kind": "bot", "bot": "greedy"}]
+        t = post(b.base, "/api/tables", {"preset": "nepali", "settings": {"rounds": 2}, "seats": seats})
+        mid, token = t["match_id"], t["seats"][0]["token"]
+        record = Record()
+        asha = Client(b.base, mid, token)  # B holds the table
+        play(asha, record, lambda c: len(record.acked()) >= 2 and (c.view or {}).get("legal") is not None)
+        # another server takes the match over: a newer lease, and its fence in the database
+        r.set(f"{name}:lease:{mid}", "thief 1000", px=60_000)
+        store = Store(shared_pg)
+        try:
+            store.take_fence(mid, 1000)
+            count = store.action_count(mid)
+            record.move(asha)  # refused (could not save) or B let the table go first: either way
+            while asha.closed is None:
+                asha.recv()
+            assert asha.closed == 1012
+            assert store.action_count(mid) == count  # nothing stored under B's old fence
+            assert [fate for _, fate in record.sent[-1:]] != ["acked"]
+        finally:
+            store.close()
+        wait_for(lambda: b.health()["tables"] == 0, "B letting the table go")
+    finally:
+        b.stop()
+        keys = list(r.scan_iter(f"{name}:*"))
+        if keys:
+            r.delete(*keys)
