@@ -33,7 +33,7 @@ jstest: system-deps
 	node --test tests/js/
 
 test: install system-deps lint jstest
-	$(VENV)/bin/pytest -q -n 2
+	$(VENV)/bin/pytest -q -n 2 --dist loadgroup
 
 vectors: install
 	../shared/tools/check-vectors

@@ -37,6 +37,10 @@ COMMAND = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "rummykit"]
 # How a run ran (its clock, where, on how many workers); every figure else must match.
 RUN_METADATA = ("seconds", "deals_per_second", "backend", "workers")
 TIMES = ("mean_ms", "median_ms", "p99_ms", "max_ms")
+# One pytest-xdist worker runs this whole module (make test uses --dist loadgroup): a second
+# worker would start a second local Ray, which `--ray auto` could find and join, and lose when
+# that worker shuts its Ray down.
+pytestmark = pytest.mark.xdist_group("ray")
 
 
 def ray_module() -> ModuleType:
@@ -389,11 +393,40 @@ class RecordingMeter(runner.Meter):
         self.events.append("stop")
 
 
-def _slow_task(n: int) -> int:
-    for _ in range(n):
+class _Gate:
+    """The highest count the command's meter has shown: a task waits for it before its next deal,
+    so the test sees every count however slow the machine is (no race with the meter's reads)."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+
+    def show(self, done: int) -> None:
+        self.shown = max(self.shown, done)
+
+    def read(self) -> int:
+        return self.shown
+
+
+def _gated_task(job: tuple[int, Any]) -> int:
+    n, gate = job
+    ray = ray_module()
+    for k in range(1, n + 1):
+        time.sleep(0.25)  # past the task's send interval, so this deal's tick is sent at once
         runner.tick()
-        time.sleep(0.4)
+        deadline = time.monotonic() + 60
+        while ray.get(gate.read.remote()) < k and time.monotonic() < deadline:
+            time.sleep(0.05)
     return n
+
+
+class GatedMeter(RecordingMeter):
+    def __init__(self, total: int, gate: Any) -> None:
+        super().__init__(total)
+        self.gate = gate
+
+    def update(self, done: int) -> None:
+        super().update(done)
+        self.gate.show.remote(done)
 
 
 def _failing_task(kind: str) -> int:
@@ -421,15 +454,16 @@ def backend(cluster: str) -> Iterator[Any]:
 
 
 def test_the_meter_moves_deal_by_deal_from_the_ray_tasks(backend: Any) -> None:
-    meter = RecordingMeter(6)
+    gate = ray_module().remote(num_cpus=0)(_Gate).remote()
+    meter = GatedMeter(3, gate)
     finished = runner.run_chunks(
-        [3, 3], _slow_task, workers=2, init=_nothing, initargs=(), meter=meter, backend=backend
+        [(3, gate)], _gated_task, workers=1, init=_nothing, initargs=(), meter=meter, backend=backend
     )
-    assert finished.results == (3, 3) and finished.done == (0, 1) and not finished.interrupted
+    assert finished.results == (3,) and finished.done == (0,) and not finished.interrupted
     assert meter.events[0] == "start" and meter.events[-1] == "stop"
     counts = [e for e in meter.events if isinstance(e, int)]
-    assert any(c % 3 for c in counts)  # counted as the deals are played, not per chunk of three
-    assert counts == sorted(counts)
+    # counted as the deals are played (1, 2, 3), not once per chunk of three
+    assert set(counts) - {0} == {1, 2, 3} and counts == sorted(counts)
 
 
 def _span(seconds: float) -> tuple[float, float]:
