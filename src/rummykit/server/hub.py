@@ -653,12 +653,13 @@ class Hub:
                     "events": [table.render(e, key) for e in entries],
                     "view": table.view(key, now, rematch_url=self.rematch_url(live, conn.seat, conn.token)),
                 }
-            if conn is origin and msg_id is not None:
-                conn.send_json({**message, "id": msg_id})
-                continue
             text = texts.get(key)
             if text is None:
                 text = texts[key] = dumps(message)
+            if conn is origin and msg_id is not None:
+                # the seat's text with the intent's id added last: the bytes dumps({**message,
+                # "id": msg_id}) would write, without a second encoding of the whole view
+                text = f"{text[:-1]},{dumps({'id': msg_id})[1:]}"
             conn.send(text)
 
     def _presence(self, live: Live) -> None:
