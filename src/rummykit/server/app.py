@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from rummykit.server.hub import Busy, Hub, Live, TableGone
+from rummykit.server.hub import Busy, Elsewhere, Hub, Live, TableGone
 from rummykit.server.limits import (
     HttpRefusal,
     RateLimiter,
@@ -78,6 +78,8 @@ def create_app(
     message_rate: tuple[float, float] | None = _UNSET,
     freeze_gc: bool = False,
     limits: ServerLimits | None = None,
+    redis_url: str | None = None,
+    cluster_options: Mapping[str, Any] | None = None,
 ) -> Starlette:
     """The table server on the database at ``database_url`` (default: ``RUMMYKIT_DATABASE_URL`` or
     ``sqlite:///rummykit.db``).  ``bot_pace`` is the default seconds a bot takes for a move;
@@ -90,7 +92,10 @@ def create_app(
     ``freeze_gc`` (for a process that only serves, as ``rummykit serve``) moves everything alive
     once the matches are restored out of the cyclic collector's reach: its full passes then
     walk only what play creates, which keeps them short (they stall every table while they
-    run)."""
+    run).
+    ``redis_url`` makes this server one of a cluster sharing the database through that Redis
+    (``server/cluster.py``; ``cluster_options`` its keyword arguments: ``prefix``, ``lease_ms``,
+    ...); without it the server holds every table itself."""
     limits = limits or ServerLimits()
     if message_rate is not _UNSET:
         limits = dataclasses.replace(limits, message_rate=message_rate)
@@ -98,17 +103,28 @@ def create_app(
     options = defaults or TableOptions(bot_pace=bot_pace)
     hub = Hub(store, defaults=options, allow_seed=allow_seed, limits=limits)
     creations = RateLimiter(limits.table_rate)
+    cluster = None
+    if redis_url is not None:
+        from rummykit.server.cluster import Cluster  # redis loads only for a cluster
+
+        cluster = Cluster(hub, redis_url, **dict(cluster_options or {}))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        if cluster is not None:
+            await cluster.start()
         if freeze_gc:
             gc.collect()
             gc.freeze()
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop_taking()
             await hub.stop()
+            if cluster is not None:
+                await cluster.stop()
             store.close()
 
     async def live_or_404(request: Request) -> Live | Response:
@@ -121,6 +137,12 @@ def create_app(
             return _error(503, f"the database failed: {e}")
         except TableGone as e:
             return _gone(e)
+        except Elsewhere:
+            assert cluster is not None
+            try:
+                live = await cluster.snapshot(match_id)
+            except TableGone as e:
+                return _gone(e)
         if live is None:
             return _error(
                 404, f"no match {match_id!r}", "a match id from a link or the history page", match_id
@@ -134,6 +156,7 @@ def create_app(
                 "protocol": PROTOCOL_VERSION,
                 "database": store.engine.dialect.name,
                 **hub.stats(),
+                **({} if cluster is None else {"cluster": cluster.stats()}),
             }
         )
 
@@ -305,7 +328,10 @@ def create_app(
         return serve
 
     async def socket(ws: WebSocket) -> None:
-        await hub.serve(ws, ws.path_params["match_id"])
+        if cluster is None:
+            await hub.serve(ws, ws.path_params["match_id"])
+        else:
+            await cluster.serve(ws, ws.path_params["match_id"])
 
     STATIC.mkdir(exist_ok=True)
     routes = [
@@ -327,4 +353,5 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store
+    app.state.cluster = cluster
     return app

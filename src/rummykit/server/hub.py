@@ -27,7 +27,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -57,9 +57,9 @@ from rummykit.server.protocol import (
     plain_id,
 )
 from rummykit.server.table import Entry, Intent, SeatInfo, Step, Table, TableOptions
-from rummykit.storage import NewSeat, SeatRow, Store, StoreError, hash_token
+from rummykit.storage import LeaseLost, NewSeat, SeatRow, Store, StoreError, hash_token
 
-__all__ = ["CATCHUP_LIMIT", "MAX_QUEUE", "Busy", "Conn", "Hub", "Live", "TableGone"]
+__all__ = ["CATCHUP_LIMIT", "MAX_QUEUE", "Busy", "Conn", "Elsewhere", "Hub", "Live", "TableGone"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -72,6 +72,7 @@ RATE: Final = (200.0, 100.0)  # a socket's message bucket: burst, refill per sec
 KEEP_OVER: Final = 100  # finished tables kept in memory with nobody watching
 EVICTED: Final = "evicted"  # a match's status in the store once the hub closed it unplayed
 CLOSE_EVICTED: Final = 4410  # the close code for a socket to a table the hub closed
+CLOSE_MOVED: Final = 1012  # the table went to another server of the cluster: reconnect
 
 
 class Busy(Refusal):
@@ -90,6 +91,15 @@ class TableGone(Exception):
         super().__init__(reason)
         self.match_id = match_id
         self.reason = reason
+
+
+class Elsewhere(Exception):
+    """Another server of the cluster holds the match (``server/cluster.py``): ``owner`` names it."""
+
+    def __init__(self, match_id: str, owner: str) -> None:
+        super().__init__(f"match {match_id} is held by {owner}")
+        self.match_id = match_id
+        self.owner = owner
 
 
 def _now() -> float:
@@ -190,6 +200,7 @@ class Live:
     idle_since: float | None = field(default_factory=_now)  # since no socket is open (None: one is)
     closed: str | None = None  # why the hub closed this table (it is no longer in Hub.tables)
     hints: dict[tuple[int, int], asyncio.Task[dict[str, Any]]] = field(default_factory=dict)
+    fence: int | None = None  # the cluster's fencing token this server writes the log under
 
     @property
     def bots_only(self) -> bool:
@@ -227,11 +238,17 @@ class Hub:
         self._hint_pool = ThreadPoolExecutor(self.limits.hint_workers, thread_name_prefix="rummykit-hint")
         self._hints_pending = 0
         self.counts: collections.Counter[str] = collections.Counter()  # work done: hint searches, evictions
+        # In a cluster (server/cluster.py): take a match's lease before loading it, answering its
+        # fencing token, None for no such match, or Elsewhere when another server holds it.
+        self.claim: Callable[[str], Awaitable[int | None]] | None = None
 
     # ---- life cycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Bring back every live match from the store, where its log left it."""
+        """Bring back every live match from the store, where its log left it (in a cluster, the
+        cluster brings back the matches no server holds, and keeps doing so)."""
+        if self.claim is not None:
+            return
         rows = await asyncio.to_thread(self.store.live_matches)
         for row in rows:
             try:
@@ -320,9 +337,13 @@ class Hub:
             async with lock:
                 live = self.tables.get(match_id)
                 if live is None:
+                    fence = None if self.claim is None else await self.claim(match_id)
+                    if fence is None and self.claim is not None:
+                        return None
                     live = await asyncio.to_thread(self._build, match_id)
                     if live is None:
                         return None
+                    live.fence = fence
                     self.tables[match_id] = live
                     self._evict()
                     self._start(live)
@@ -331,7 +352,16 @@ class Hub:
                 self._loading.pop(match_id, None)
         return live
 
-    def _build(self, match_id: str) -> Live | None:
+    def loading(self, match_id: str) -> bool:
+        """Whether :meth:`load` is bringing ``match_id`` into memory now."""
+        return match_id in self._loading
+
+    def replica(self, match_id: str) -> Live | None:
+        """The match rebuilt from its log for reading only: nothing stored, no driver (a cluster's
+        HTTP read of a table another server holds; the log is what that server acknowledged)."""
+        return self._build(match_id, write=False)
+
+    def _build(self, match_id: str, *, write: bool = True) -> Live | None:
         """Read a match and replay its log (in a worker thread: it touches the database)."""
         row = self.store.match(match_id)
         if row is None:
@@ -370,6 +400,8 @@ class Hub:
         if table.deals and table.phase == "playing":
             start = max(i for i, e in enumerate(table.log) if e.kind == "dealt")
             self._observe(live, table.log[start:])
+        if not write:
+            return live
         self._missing_histories(table)
         if table.phase == "over" and row.status != "over":
             # the last run stopped before it marked the match over
@@ -489,6 +521,21 @@ class Hub:
         except StoreError:
             log.exception("match %s: its eviction was not stored", table.match_id)
 
+    def let_go(self, match_id: str, why: str) -> None:
+        """Forget a table another server now holds (its lease was lost): the driver stops, the
+        sockets close with :data:`CLOSE_MOVED` and reconnect to the new holder.  Nothing is
+        stored: the log is the new holder's now.  No await, so it cannot interleave a change."""
+        live = self.tables.pop(match_id, None)
+        if live is None or live.closed is not None:
+            return
+        live.closed = why
+        log.warning("match %s: %s", match_id, why)
+        for conn in list(live.conns):
+            conn.error(Refusal(why, "reconnect: the table goes on on another server", None))
+            conn.close(CLOSE_MOVED)
+        if live.driver is not None and live.driver is not asyncio.current_task():
+            live.driver.cancel()
+
     def _idle_wait(self, live: Live) -> float | None:
         """Seconds until a waiting table nobody has open times out (``None``: it does not)."""
         if live.table.phase != "waiting" or live.conns or live.idle_since is None:
@@ -537,7 +584,12 @@ class Hub:
                 max(deal_no, 0),
                 seat,
                 intent.payload(),
+                fence=live.fence,
             )
+        except LeaseLost as e:
+            self.let_go(table.match_id, "this table moved to another server")
+            why = f"could not save the move: {e}"
+            raise Refusal(why, "reconnect and play it again", intent.words) from None
         except StoreError as e:
             raise Refusal(f"could not save the move: {e}", "try again in a moment", intent.words) from None
         entries = table.commit(seat, intent, _now())
@@ -635,7 +687,9 @@ class Hub:
 
     async def _drive(self, live: Live) -> None:
         table = live.table
-        while not self._closing:  # (so a stop ends it even had a wake swallowed its cancel)
+        # (not closing: so a stop ends it even had a wake swallowed its cancel; not closed: a
+        # table another server took over is no longer this one's to drive)
+        while not self._closing and live.closed is None:
             live.wake.clear()
             step = table.next_step(_now())
             if step is None:
@@ -747,6 +801,10 @@ class Hub:
             except TableGone as gone:
                 conn.error(Refusal(gone.reason, "a new table from the lobby", match_id))
                 conn.close(CLOSE_EVICTED)
+                return
+            except Elsewhere:  # the cluster routed this socket here as the match moved away
+                conn.error(Refusal("this table moved to another server", "reconnect", match_id))
+                conn.close(CLOSE_MOVED)
                 return
             if live is None:
                 conn.error(Refusal(f"no match {match_id[:40]!r} here", "a table's link", match_id[:40]))

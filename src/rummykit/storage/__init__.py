@@ -6,7 +6,9 @@ SQLAlchemy 2.  The engine never imports this package.
 
 from rummykit.storage.store import (
     ActionRow,
+    FenceRow,
     HistoryRow,
+    LeaseLost,
     MatchRow,
     NewSeat,
     SeatRow,
@@ -20,7 +22,9 @@ from rummykit.storage.store import (
 
 __all__ = [
     "ActionRow",
+    "FenceRow",
     "HistoryRow",
+    "LeaseLost",
     "MatchRow",
     "NewSeat",
     "SeatRow",

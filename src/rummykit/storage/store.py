@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -35,14 +35,20 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
 class StoreError(RuntimeError):
     """The store could not do what was asked; the message says what and why."""
+
+
+class LeaseLost(StoreError):
+    """A write for a match under a fencing token older than the database's: another server took
+    the match over (``server/cluster.py``), and this one must let it go."""
 
 
 def default_url() -> str:
@@ -109,6 +115,17 @@ class ActionRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class FenceRow(Base):
+    """The newest fencing token of a match that servers share (``server/cluster.py``): a server
+    appends to the match's log only under this very token, so one that lost the match's lease
+    (it stalled, its lease ran out, another took over) can no longer write."""
+
+    __tablename__ = "fences"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    fence: Mapped[int] = mapped_column(Integer)
 
 
 class HistoryRow(Base):
@@ -294,19 +311,68 @@ class Store:
     # ---- the action log --------------------------------------------------------------
 
     def append_action(
-        self, match_id: str, seq: int, deal: int, seat: int | None, payload: Mapping[str, Any]
+        self,
+        match_id: str,
+        seq: int,
+        deal: int,
+        seat: int | None,
+        payload: Mapping[str, Any],
+        *,
+        fence: int | None = None,
     ) -> None:
         """Append one action; ``seq`` must be the next number (a repeat is refused,
-        so two writers can never both think they played the same move).
+        so two writers can never both think they played the same move).  With ``fence``, only
+        while it is still the match's fencing token (:meth:`take_fence`), else :class:`LeaseLost`:
+        the check locks the match's fence row until the action is in, so a server taking the
+        match over waits for this write and then reads it back.
 
         One Core insert, not the ORM: this runs for every move, and the unit of work cost
         several times the insert itself (``benchmarks/server_bench.py``)."""
         row = {"match_id": match_id, "seq": seq, "deal": deal, "seat": seat, "payload": dict(payload)}
         try:
             with self.engine.begin() as c:
+                if fence is not None:
+                    held = c.execute(
+                        update(FenceRow)
+                        .where(FenceRow.match_id == match_id, FenceRow.fence == fence)
+                        .values(fence=fence)
+                    )
+                    if held.rowcount != 1:
+                        raise LeaseLost(f"match {match_id}: another server holds it now (fence {fence})")
                 c.execute(self._append, row)
         except IntegrityError as e:
             raise StoreError(f"match {match_id}: action {seq} is already stored") from e
+
+    def take_fence(self, match_id: str, fence: int) -> None:
+        """Make ``fence`` the match's fencing token, unless a newer one is there (then
+        :class:`LeaseLost`).  Called by a server that took the match's lease, before it reads the
+        log: it waits for a write under the older token to end, so that write is in the log it
+        reads, and no later one can be."""
+        for _ in range(3):
+            try:
+                with self.session() as s:
+                    moved = cast(
+                        CursorResult[Any],
+                        s.execute(
+                            update(FenceRow)
+                            .where(FenceRow.match_id == match_id, FenceRow.fence <= fence)
+                            .values(fence=fence)
+                        ),
+                    )
+                    if moved.rowcount == 1:
+                        return
+                    if s.get(FenceRow, match_id) is not None:
+                        raise LeaseLost(f"match {match_id}: a newer server than fence {fence} holds it")
+                    s.add(FenceRow(match_id=match_id, fence=fence))
+                return
+            except IntegrityError:
+                continue  # another server made the row first: compare with its token
+        raise StoreError(f"match {match_id}: its fencing token could not be set")
+
+    def fence(self, match_id: str) -> int | None:
+        with self.session() as s:
+            row = s.get(FenceRow, match_id)
+            return None if row is None else row.fence
 
     def actions(self, match_id: str) -> list[ActionRow]:
         with self.session() as s:
