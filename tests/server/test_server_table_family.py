@@ -155,9 +155,14 @@ def test_a_rummy40_story_open_lay_off_swap_put_back_and_every_refusal(
         assert threw["events"][0]["kind"] == "threw"
         assert sorted(threw["view"]["hand"]["cards"]) == sorted(["2s", "3d"])
         assert threw["view"]["seats"][1]["cards"] == 2
-        # not my turn now: the refusal names who is to play (the bot may be playing meanwhile)
+        # not my turn now: the refusal names who is to play.  The bot plays meanwhile, and on a
+        # slow machine its whole turn may come first: the updates before the refusal say which
         got = act(me, type="lay_off", meld=1, cards=["2s"])
-        assert got["type"] == "error" and got["reason"].startswith("not your turn")
+        assert got["type"] == "error" and me.view is not None
+        if me.view["deal"]["to_play"] == 1:
+            assert got["reason"].startswith("draw first"), got
+        else:
+            assert got["reason"].startswith("not your turn"), got
 
 
 def test_remi51_story_first_player_skips_the_draw_and_opens_only_after_the_first_round(
