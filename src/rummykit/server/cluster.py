@@ -418,10 +418,7 @@ class Cluster:
             "query_string": b"",
             "path_params": {"match_id": match_id},
         }
-        ws = WebSocket(scope, channel.receive, channel.send)
-        task = asyncio.get_running_loop().create_task(self._serve_channel(ws, match_id, cid))
-        self._serving.add(task)
-        task.add_done_callback(self._serving.discard)
+        self._later(self._serve_channel(WebSocket(scope, channel.receive, channel.send), match_id, cid))
 
     async def _serve_channel(self, ws: WebSocket, match_id: str, cid: str) -> None:
         try:
@@ -437,6 +434,7 @@ class Cluster:
                     await channel.send({"type": "websocket.close", "code": 1011})
 
     def _later(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` as a task of this server's, awaited by :meth:`stop`."""
         task = asyncio.get_running_loop().create_task(coro)
         self._serving.add(task)
         task.add_done_callback(self._serving.discard)

@@ -337,9 +337,11 @@ class Hub:
             async with lock:
                 live = self.tables.get(match_id)
                 if live is None:
-                    fence = None if self.claim is None else await self.claim(match_id)
-                    if fence is None and self.claim is not None:
-                        return None
+                    fence = None
+                    if self.claim is not None:  # in a cluster: this server's lease first
+                        fence = await self.claim(match_id)
+                        if fence is None:
+                            return None
                     live = await asyncio.to_thread(self._build, match_id)
                     if live is None:
                         return None
