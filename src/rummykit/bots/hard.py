@@ -15,8 +15,8 @@
   look at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is
   credited the charge the next card is expected to take off the hand it leaves (the best
   throw after it; a show takes it all), over the cards still unseen, each as often as its
-  copies (:meth:`HardPlayer._look`).  That measured about +1.2 a deal against medium
-  (BENCHMARKS.md), short of issue 14's +2.
+  copies (:meth:`HardPlayer._look`).  That measured about +0.9 a deal against medium over
+  4,400 Nepali decks (BENCHMARKS.md), short of issue 14's +2.
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
 * Drop: at any turn before drawing, by the play-on values learned in self-play
