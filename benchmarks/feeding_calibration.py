@@ -35,9 +35,10 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rummykit.bots.base import turns
+from rummykit.bots.contract import Deadline
 from rummykit.bots.hard import HardPlayer
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader
@@ -71,24 +72,25 @@ class Tally:
 def medium_takes(
     medium: MediumPlayer, view: SeatView, reader: HandReader, hand: list[int], card: int
 ) -> tuple[bool, bool]:
-    """(take, show): medium's draw rule with ``hand`` and ``card`` on the pile (``view`` gives
-    the turn, for the charge's weight)."""
-    wild = view.wild
-    if is_wild(card, wild):
-        return True, False
-    finish, _t, _a = reader.arranger.best_throw([*hand, card], wild)
-    if any(k != card for k in finish):
-        return True, True
-    now = medium.score(view, reader.away(hand, wild), reader.charge(hand, wild))
-    ranked = medium.ranked_throws(view, reader, [*hand, card], [k for k in set(hand) if k != card])
-    if not ranked:
-        return False, False
-    b = ranked[0][1]
-    return medium.score(view, b.away, b.charge) < now - medium.take_margin, False
+    """(take, show): medium's own draw rule with ``hand`` and ``card`` on the pile (``view``, the
+    throwing seat's, gives the turn and the table; only the hand and the pile's top are changed)."""
+    seen = replace(view, hand=tuple(sorted(hand)), pile_top=card)
+    take = medium._draw(seen, reader, Deadline(medium.budget_ms))
+    show = not is_wild(card, view.wild) and any(
+        k != card for k in reader.arranger.best_throw([*hand, card], view.wild)[0]
+    )
+    return take, show
 
 
 def sample_hands(
-    view: SeatView, reader: HandReader, know: Knowledge, seat: int, model: str, n: int, rng: random.Random
+    view: SeatView,
+    reader: HandReader,
+    know: Knowledge,
+    seat: int,
+    model: str,
+    tilt_per_turn: float,
+    n: int,
+    rng: random.Random,
 ) -> list[tuple[float, list[int], int]]:
     """``n`` (weight, hand, charge) for ``seat`` by ``model`` (see the module's text)."""
     best, charge = reader.arranger.best_throw, reader.arranger.charge
@@ -99,7 +101,7 @@ def sample_hands(
     if need < 0 or need > len(pool):
         return []
     drawn: list[tuple[list[int], int]] = []
-    tilt = float(model.split("=", 1)[1]) * (view.turn // view.players) if model.startswith("tilt=") else 0.0
+    tilt = tilt_per_turn * (view.turn // view.players)
     if tilt > 0 and need:
         rng.shuffle(pool)
         hidden, rest = pool[:need], pool[need:]
@@ -165,9 +167,16 @@ def main() -> int:
     args = ap.parse_args()
     if not 1 <= args.decks <= 10_000 or not 1 <= args.hands <= 2_000:
         ap.error("--decks is 1 to 10,000 and --hands 1 to 2,000")
-    models = [m.strip() for m in args.models.split(",") if m.strip()]
-    for m in models:
-        if m not in ("uniform", "throws") and not m.startswith("tilt="):
+    models: dict[str, float] = {}  # each model and its lean to low charges a turn
+    for m in (m.strip() for m in args.models.split(",")):
+        if m in ("uniform", "throws"):
+            models[m] = 0.0
+        elif m.startswith("tilt="):
+            try:
+                models[m] = float(m.removeprefix("tilt="))
+            except ValueError:
+                ap.error(f"{m!r}: the tilt is a number (tilt=0.05)")
+        elif m:
             ap.error(f"unknown model {m!r} (uniform, throws, tilt=T)")
     rules = get_preset(args.rules, players=2)
     takes = {m: Tally() for m in models}
@@ -190,8 +199,8 @@ def main() -> int:
                     base_take += truth[c][0]
                     base_show += truth[c][1]
                     cases += 1
-                for m in models:
-                    hands = sample_hands(view, reader, know, 1, m, args.hands, rng)
+                for m, tilt in models.items():
+                    hands = sample_hands(view, reader, know, 1, m, tilt, args.hands, rng)
                     for c in cards:
                         p_take, p_show = predict(view, reader, hands, c)
                         takes[m].add(p_take, truth[c][0])
