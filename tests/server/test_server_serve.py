@@ -27,29 +27,43 @@ def free_port() -> int:
         return port
 
 
+# Generous waits: a hang still fails, a loaded two-core CI machine does not (a 5 s recv once did).
+PATIENCE = 30.0
+
+
+def wait_for_health(base: str, proc: subprocess.Popen[str], log: Path) -> Any:
+    """``/api/health``'s answer once the server answers, or a failure naming what it printed."""
+    end = time.monotonic() + PATIENCE
+    while True:
+        try:
+            return json.loads(urllib.request.urlopen(f"http://{base}/api/health", timeout=2).read())
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > end:
+                pytest.fail(f"the server at {base} never answered; it printed: {log.read_text()!r}")
+            time.sleep(0.05)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "rummykit", "serve", "--port", str(port)),
-            *("--db", f"sqlite:///{tmp_path / 'serve.db'}", "--bot-pace", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    log = tmp_path / "serve.stderr"
+    # stderr to a file, not a pipe nobody reads: a full pipe would block the server mid-test
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "rummykit", "serve", "--port", str(port)),
+                *("--db", f"sqlite:///{tmp_path / 'serve.db'}", "--bot-pace", "0"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert line == f"rummykit: the table is at http://127.0.0.1:{port}/\n", proc.stderr
+        assert line == f"rummykit: the table is at http://127.0.0.1:{port}/\n", log.read_text()
         base = f"127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://{base}/api/health", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_health(base, proc, log)
         yield base
     finally:
         proc.terminate()
@@ -73,24 +87,24 @@ def test_serve_plays_through_a_real_socket(server: str) -> None:
     t = post(server, "/api/tables", {"seats": seats})
     with connect(f"ws://{server}{t['ws']}") as ws:
         ws.send(json.dumps({"type": "hello", "seat_token": t["seats"][0]["token"]}))
-        assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+        assert json.loads(ws.recv(timeout=PATIENCE))["type"] == "welcome"
         view = None
         while view is None or view["legal"] is None:
-            msg = json.loads(ws.recv(timeout=5))
+            msg = json.loads(ws.recv(timeout=PATIENCE))
             view = msg.get("view", view)
         ws.send(json.dumps({"type": "draw", "from": "stock"}))
-        msg = json.loads(ws.recv(timeout=5))
+        msg = json.loads(ws.recv(timeout=PATIENCE))
         assert msg["type"] == "update" and msg["events"][0]["kind"] == "drew_stock"
         assert len(msg["view"]["hand"]["cards"]) == 14
         # a frame over the protocol's 4 KiB is refused, and the socket stays
         big = json.dumps({"type": "ping", "pad": "x" * 5000})
         ws.send(big)
-        error = json.loads(ws.recv(timeout=5))
+        error = json.loads(ws.recv(timeout=PATIENCE))
         assert error["type"] == "error" and error["reason"] == f"message too large: {len(big)} bytes"
         # a frame over 64 KiB never reaches the table: the server closes the socket (1009)
         ws.send("x" * 70_000)
         with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=5)
+            ws.recv(timeout=PATIENCE)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
@@ -138,31 +152,25 @@ def test_serve_on_an_address_it_cannot_listen_on_says_so(capsys: pytest.CaptureF
 
 
 def test_serve_on_port_0_prints_the_port_it_took(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "rummykit", "serve", "--port", "0"),
-            "--db",
-            f"sqlite:///{tmp_path / 'p.db'}",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    log = tmp_path / "serve.stderr"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "rummykit", "serve", "--port", "0"),
+                "--db",
+                f"sqlite:///{tmp_path / 'p.db'}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert line.startswith("rummykit: the table is at http://127.0.0.1:"), proc.stderr
+        assert line.startswith("rummykit: the table is at http://127.0.0.1:"), log.read_text()
         port = int(line.rsplit(":", 1)[1].strip("/\n"))
         assert port > 0
-        for _ in range(200):
-            try:
-                health = json.loads(
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1).read()
-                )
-                break
-            except OSError:
-                time.sleep(0.05)
-        assert health["ok"]
+        assert wait_for_health(f"127.0.0.1:{port}", proc, log)["ok"]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
