@@ -777,7 +777,7 @@ def test_a_tables_driver_ends_when_cancelled_as_the_table_wakes(sqlite_url: str)
             await asyncio.sleep(0.1)  # settled in its wait
             live.wake.set()
             driver.cancel()
-            done, _ = await asyncio.wait({driver}, timeout=5)
+            done, _ = await asyncio.wait({driver}, timeout=30)
             return driver in done
 
         assert client.portal.call(cancel_as_it_wakes)

@@ -143,7 +143,7 @@ def test_the_turn_clock_plays_for_a_connected_seat(sqlite_url: str) -> None:
         deadline = asha.view["deadline"]  # type: ignore[index]
         assert deadline["why"] == "turn" and 0 <= deadline["seconds"] <= 0.15
         # nobody moves: the clock plays for whoever is to play
-        auto = asha.until(lambda m: any(e.get("auto") for e in m.get("events", [])), timeout=5)
+        auto = asha.until(lambda m: any(e.get("auto") for e in m.get("events", [])), timeout=30)
         assert auto["events"][0]["kind"] == "drew_stock"
 
 
@@ -157,7 +157,7 @@ def test_between_deals_an_away_seat_does_not_hold_the_table(sqlite_url: str) -> 
         between = asha.view["between"]  # type: ignore[index]
         assert between["waiting_for"] == [0, 1]
         asha.send(type="next_round")
-        asha.until(lambda m: any(e["kind"] == "dealt" for e in m.get("events", [])), timeout=5)
+        asha.until(lambda m: any(e["kind"] == "dealt" for e in m.get("events", [])), timeout=30)
 
 
 def test_starting_without_a_seat_that_has_not_come(sqlite_url: str) -> None:
