@@ -482,6 +482,23 @@ SHOW_NOTES = [
     "  [-1.59, +0.19], Indian -0.15) and level at four seats, and +3.45 and +4.29 over greedy against",
     "  the +8 asked.  Not reached.  What is left is mostly the next seat's hidden hand (the oracle's",
     "  +5.5), which the calibration above says this view cannot read.",
+    "",
+    "A fifth pass (issue 14, 2026-12-04): what perfect reading of the rival would be worth, heads up",
+    "at Nepali on duplicate decks (`python benchmarks/feeding_oracle.py --rival R --decks 1000 --seed",
+    "or1`; the oracle is hard that asks the next seat's own bot, on its real hand, whether a throw",
+    "would bring it nearer a show, and throws the best-ranked card that would not):",
+    "",
+    "- Against greedy: the oracle +10.27 [+9.10, +11.44], hard +4.87 [+3.78, +5.96], medium +3.58",
+    "  [+2.56, +4.60] on the same decks.  Against medium: the oracle +5.67 [+4.54, +6.80], hard +0.96",
+    "  [+0.17, +1.76].  Against hard: the oracle +4.29 [+3.23, +5.34].",
+    "- So the expert's targets (+3 over hard, +8 over greedy) are about what hard makes when it sees",
+    "  the next seat's hand (+4.3 and +10.3).  The view tells next to nothing of which card the rival",
+    "  takes (the calibration above), so a fair bot would have to find nearly all of that in its own",
+    "  hand's play, where five passes found about +1 over medium.  Read: the expert's targets are",
+    "  beyond a bot that sees only its view at this table, not a matter of more search or tuning.",
+    "- A first, cruder oracle (never throw a card the rival would take at all, even one that only",
+    "  swaps a loose card for a cheaper one) lost to greedy, -1.14 [-2.33, +0.05]: starving greedy's",
+    "  many small takes breaks one's own hand for less than they are worth.",
 ]
 
 
