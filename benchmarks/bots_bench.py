@@ -499,6 +499,11 @@ SHOW_NOTES = [
     "- A first, cruder oracle (never throw a card the rival would take at all, even one that only",
     "  swaps a loose card for a cheaper one) lost to greedy, -1.14 [-2.33, +0.05]: starving greedy's",
     "  many small takes breaks one's own hand for less than they are worth.",
+    "- The danger penalty heads up (a throw the rival has shown it wants, by the pile cards it took",
+    "  and holds), against hard on 1,000 decks (`rummykit tournament --rules nepali --seats 2 --bots",
+    "  'hard:danger_seats=2:danger_weight=W,hard' --deals 1000 --seed dg1 --duplicate --workers 2`):",
+    "  weight 2 -0.05 [-0.50, +0.40], 4 -0.14 [-0.64, +0.36].  What the view does show of the rival's",
+    "  wants is worth nothing measurable.",
 ]
 
 
