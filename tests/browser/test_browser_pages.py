@@ -72,6 +72,9 @@ def test_the_lobby_sets_up_a_table_with_every_setting(server: Server, new_page: 
     page.uncheck("#set-printed_jokers")
     page.uncheck("#set-ace_high")
     page.fill("#set-full_count", "60")
+    # every level in words, none as its bare code name
+    levels = page.locator("#set-difficulty option").all_inner_texts()
+    assert levels[-2:] == ["Hard", "Expert"] and all(w[:1].isupper() for w in levels), levels
     page.select_option("#set-difficulty", "easy")
     page.select_option("#seat-1-kind", "human")
     page.fill("#seat-1-name", "Dipa")

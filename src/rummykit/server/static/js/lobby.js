@@ -65,6 +65,7 @@ const CHOICE_WORDS = {
     easy: "Easy",
     medium: "Medium",
     hard: "Hard",
+    expert: "Expert",
   },
 };
 
