@@ -491,6 +491,8 @@ SHOW_NOTES = [
     "- Against greedy: the oracle +10.27 [+9.10, +11.44], hard +4.87 [+3.78, +5.96], medium +3.58",
     "  [+2.56, +4.60] on the same decks.  Against medium: the oracle +5.67 [+4.54, +6.80], hard +0.96",
     "  [+0.17, +1.76].  Against hard: the oracle +4.29 [+3.23, +5.34].",
+    "  At Indian (`--rules indian`), against hard +4.24 [+3.16, +5.32], against greedy +10.61",
+    "  [+9.42, +11.81] (hard +5.43 [+4.27, +6.59]).",
     "- So the expert's targets (+3 over hard, +8 over greedy) are about what hard makes when it sees",
     "  the next seat's hand (+4.3 and +10.3).  The view tells next to nothing of which card the rival",
     "  takes (the calibration above), so a fair bot would have to find nearly all of that in its own",
