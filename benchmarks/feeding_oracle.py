@@ -156,6 +156,9 @@ def main() -> int:
     print(f"{args.rules}, two seats, {args.decks} duplicate decks (seed {args.seed}), against {args.rival}")
     with multiprocessing.Pool(args.workers) as pool:
         for bot in bots:
+            if bot == args.rival:
+                print(f"{bot:8s} vs {args.rival:8s} (itself: level by construction, not played)")
+                continue
             jobs = [(args.rules, args.seed, bot, args.rival, i) for i in range(args.decks)]
             nets = pool.map(_deck, jobs, chunksize=4)
             n = len(nets)
