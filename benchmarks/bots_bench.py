@@ -336,6 +336,10 @@ SHOW_NOTES = [
     "`--rules nepali,indian --seats 4 --deals 120 --seed 2026 --workers 2 --matchups",
     "'hard:worlds=24,medium;expert:worlds=32,hard:worlds=24'`; and the four-seat hard-against-medium",
     "lines again over 400 decks (`--seats 4 --deals 400 --matchups 'hard:worlds=24,medium'`).  The",
+    "expert's four heads-up lines were measured again on 2026-12-04, after its heads-up draw changed",
+    "to hard's look (`--rules nepali,indian --seats 2 --deals 1000 --matchups",
+    "'expert:worlds=32,greedy;expert:worlds=32,hard:worlds=24'`, into that file rebuilt from this",
+    "table; the other lines' bots play as they did).  The",
     "times are with no deadline (fixed worlds) on two cores the run's own two workers share; at a",
     "live table hard stops at its 250 ms and the expert at its 900 ms (the contract's deadline), so",
     "the expert's 1 s target holds by that cap.",
@@ -506,6 +510,15 @@ SHOW_NOTES = [
     "  'hard:danger_seats=2:danger_weight=W,hard' --deals 1000 --seed dg1 --duplicate --workers 2`):",
     "  weight 2 -0.05 [-0.50, +0.40], 4 -0.14 [-0.64, +0.36].  What the view does show of the rival's",
     "  wants is worth nothing measurable.",
+    "- The expert's heads-up draw (issue 14): the learned values' draw measured below hard (-0.70",
+    "  [-1.59, +0.19] in the table as it was, -0.54 [-1.34, +0.27] on 1,000 fresh decks, seed ex1), so",
+    "  heads up it now draws by hard's look: the pile's card when the hand it leaves, with its next",
+    "  draw's expected worth, beats the held hand with the blind draw's by 2 (`look_draw_margin`).",
+    "  Against hard (`rummykit tournament --rules R --seats 2 --bots expert,hard --deals 1000 --seed",
+    "  S --duplicate --workers 2`): Nepali +0.14 [-0.26, +0.55] (ex1), +0.06 [-0.34, +0.46] (ex2),",
+    "  Indian +0.17 [-0.27, +0.61] (ex1); a margin of 4 -0.16 [-0.41, +0.09] (Nepali, ex1).  In the",
+    "  table: level with hard (+0.01, +0.18), +4.68 and +5.24 over greedy, the same as hard.  The",
+    "  expert is now no weaker than hard heads up, and no stronger: issue 14's +3 is not reached.",
 ]
 
 
