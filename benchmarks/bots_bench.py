@@ -14,7 +14,10 @@ against greedy.  The search bots play a fixed number of worlds a decision (``har
 The show family writes the ``bots`` section of BENCHMARKS.md, the table family ``bots-table``,
 the pools ``bots-pools``.  ``--matchups 'A,B;2/C,D'`` measures only those lines (``2/``: at two
 seats only); ``--out FILE`` keeps each line's JSON as it is measured, and a later run with the
-same file resumes from it (and writes every line it holds).
+same file resumes from it (and writes every line it holds).  The show ladder's lines as
+BENCHMARKS.md has them are kept in ``benchmarks/results/bots_ladder.json``: copy it to ``--out``,
+delete the lines a change touched, and measure those again (``--only-measured`` then writes the
+section from the file alone).
 
 ``--tune-drop`` plays medium against medium with no drops and prints, for each shape of dealt
 hand (pure run or not, exchanges from a show), the mean net it made; a shape that loses more
