@@ -1,4 +1,5 @@
-"""``expert``: hard, with the draw and the ends of its search judged by a learned value.
+"""``expert``: hard, with its own draw (heads up by hard's look, from three seats by a learned
+value) and the ends of its search judged by the learned value.
 
 * Draw, heads up: by hard's look (:meth:`ExpertPlayer._draw_by_look`): the pile's card when the
   hand it leaves (after the best near throw), with the next draw's expected worth, scores better
@@ -86,8 +87,9 @@ class ExpertPlayer(HardPlayer):
         return self._leaf(view, reader, values, hand, own)
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
-        """The pile's card when the hand it leaves is worth more, by the learned values, than
-        the mean over every card still unseen (each as often as its copies), else the stock."""
+        """Heads up, :meth:`_draw_by_look`.  From three seats, the pile's card when the hand it
+        leaves is worth more, by the learned values, than the mean over every card still unseen
+        (each as often as its copies), else the stock."""
         top = view.pile_top
         if self.look_draw and view.players < self.search_seats and top is not None:
             return self._draw_by_look(view, reader, top)
