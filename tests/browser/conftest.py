@@ -45,8 +45,11 @@ def _need_browser() -> None:
 def browser() -> Iterator[Any]:
     _need_browser()
     from browser_helpers import FLAGS
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # the assertions wait as long as the pages' actions (15 s), not Playwright's 5 s: a loaded
+    # two-core CI machine is slow, and a wait that is never met still fails
+    expect.set_options(timeout=15_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
