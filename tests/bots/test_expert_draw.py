@@ -1,6 +1,7 @@
-"""The expert's draw: heads up by hard's look (the pile's hand with its next draw against the
-held hand with the blind draw), from three seats by the learned values.  Played on real deals
-against medium, every draw decision of the expert's checked against what the rule says."""
+"""The expert's draw: by hard's look (the pile's hand with its next draw against the held hand
+with the blind draw), at every seat count; by the learned values only with ``look_draw`` off.
+Played on real deals against medium, every draw decision of the expert's checked against what
+the rule says."""
 
 from __future__ import annotations
 
@@ -45,9 +46,10 @@ def makes_a_show(expert: ExpertPlayer, view: SeatView) -> bool:
     return any(k != top for k in finish)
 
 
-def test_heads_up_it_takes_a_card_that_shows_or_a_joker_and_weighs_the_rest_by_the_look() -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_it_takes_a_card_that_shows_or_a_joker_and_weighs_the_rest_by_the_look(players: int) -> None:
     took = left = 0
-    for expert, view, taken in expert_draws(2, 6):
+    for expert, view, taken in expert_draws(players, 6 if players == 2 else 3, search_worlds=8):
         top = view.pile_top
         assert top is not None
         if is_wild(top, view.wild) or makes_a_show(expert, view):
@@ -60,28 +62,21 @@ def test_heads_up_it_takes_a_card_that_shows_or_a_joker_and_weighs_the_rest_by_t
     assert took and left  # both answers were given on these decks
 
 
-def test_heads_up_a_margin_no_hand_can_beat_takes_only_shows_and_jokers() -> None:
+def test_a_margin_no_hand_can_beat_takes_only_shows_and_jokers() -> None:
     for expert, view, taken in expert_draws(2, 3, look_draw_margin=1000.0):
         top = view.pile_top
         assert top is not None
         assert taken == (is_wild(top, view.wild) or makes_a_show(expert, view))
 
 
-def test_from_three_seats_the_learned_values_draw_not_the_look(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_look(*args: object) -> bool:
-        raise AssertionError("the look's draw is heads up only")
-
-    monkeypatch.setattr(ExpertPlayer, "_draw_by_look", no_look)
-    assert sum(1 for _ in expert_draws(3, 2)) > 0
-
-
-def test_heads_up_without_the_look_it_draws_by_the_learned_values(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_without_the_look_the_learned_values_draw(monkeypatch: pytest.MonkeyPatch, players: int) -> None:
     def no_look(*args: object) -> bool:
         raise AssertionError("look_draw is off")
 
     monkeypatch.setattr(ExpertPlayer, "_draw_by_look", no_look)
     compared = 0
-    for expert, _view, _taken in expert_draws(2, 3, look_draw=False):
+    for expert, _view, _taken in expert_draws(players, 3, look_draw=False, search_worlds=8):
         compared += set(expert.last_values) == {"pile", "stock"}  # the learned values' sides
         expert.last_values = {}
     assert compared

@@ -1,16 +1,13 @@
-"""``expert``: hard, with its own draw (heads up by hard's look, from three seats by a learned
-value) and the ends of its search judged by the learned value.
+"""``expert``: hard, with its own draw (by hard's look at the next card) and the ends of its
+search judged by a learned value.
 
-* Draw, heads up: by hard's look (:meth:`ExpertPlayer._draw_by_look`): the pile's card when the
-  hand it leaves (after the best near throw), with the next draw's expected worth, scores better
-  by :attr:`ExpertPlayer.look_draw_margin` than the hand held with the blind draw's.  The learned
-  values' draw below measured below hard heads up (-0.70 and -0.54 a deal, Nepali, 1,000 decks
-  each), the look's level with it or a little above (+0.14, +0.06; Indian +0.17; BENCHMARKS.md).
-* Draw, three seats up: the learned play-on value (:mod:`~rummykit.bots.values`: the mean net
-  of such hands in self-play, by exchanges from a show, pure run, turns and charge) of the hand
-  the pile's card would leave (after the cheapest throw) against the mean over every card still
-  unseen, each as often as its unseen copies: an expectation over the seat's information set,
-  one draw deep.
+* Draw (:meth:`ExpertPlayer._draw_by_look`): the pile's card when the hand it leaves (after the
+  best near throw), with the next draw's expected worth (hard's look), scores better by
+  :attr:`ExpertPlayer.look_draw_margin` than the hand held with the blind draw's.  The learned
+  values' draw it replaced (``expert:look_draw=false``: the learned play-on value of the hand the
+  pile's card would leave against the mean over every unseen card) measured below hard heads up
+  (-0.70 and -0.54 a deal, Nepali, 1,000 decks each) and below the look at four seats (-1.83
+  [-3.13, -0.53], 500 decks); the look is level with hard heads up (BENCHMARKS.md).
 * Throw (three seats up, as hard): hard's search over sampled worlds, but each world is played
   out only for :attr:`ExpertPlayer.horizon` of its own turns; a deal that has not ended by then is
   judged by the learned value of the hand it holds.  Hard's full greedy play-outs judge a throw
@@ -52,7 +49,7 @@ class ExpertPlayer(HardPlayer):
     value_draw = True  # the draw by the learned value: the pile's card against every unseen card
     show_value = 35.0  # a draw that shows: about what a show collects heads up
     pile_bias = 0.0  # points in favour of the pile's card
-    look_draw = True  # heads up: the draw by hard's look (the pile's hand and its next draw)
+    look_draw = True  # the draw by hard's look (the pile's hand and its next draw); off: the values
     look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
     tunables = (
         *HardPlayer.tunables,
@@ -87,11 +84,11 @@ class ExpertPlayer(HardPlayer):
         return self._leaf(view, reader, values, hand, own)
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
-        """Heads up, :meth:`_draw_by_look`.  From three seats, the pile's card when the hand it
-        leaves is worth more, by the learned values, than the mean over every card still unseen
-        (each as often as its copies), else the stock."""
+        """:meth:`_draw_by_look`; with ``look_draw`` off, the pile's card when the hand it leaves
+        is worth more, by the learned values, than the mean over every card still unseen (each
+        as often as its copies), else the stock."""
         top = view.pile_top
-        if self.look_draw and view.players < self.search_seats and top is not None:
+        if self.look_draw and top is not None:
             return self._draw_by_look(view, reader, top)
         values = play_on_values()
         if not self.value_draw or top is None or not values.knows(view.rules, view.players):
@@ -117,8 +114,8 @@ class ExpertPlayer(HardPlayer):
         return pile + self.pile_bias > stock
 
     def _draw_by_look(self, view: SeatView, reader: HandReader, top: int) -> bool:
-        """Heads up: the pile's card when the hand it leaves, with the next draw's worth (hard's
-        look), scores better by :attr:`look_draw_margin` than the hand held with the worth of
+        """The pile's card when the hand it leaves, with the next draw's worth (hard's look),
+        scores better by :attr:`look_draw_margin` than the hand held with the worth of
         the blind draw it would make instead."""
         hand, wild = view.hand, view.wild
         if is_wild(top, wild):
