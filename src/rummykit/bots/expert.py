@@ -1,13 +1,14 @@
 """``expert``: hard, with its own draw (by hard's look at the next card) and the ends of its
 search judged by a learned value.
 
-* Draw (:meth:`ExpertPlayer._draw_by_look`): the pile's card when the hand it leaves (after the
-  best near throw), with the next draw's expected worth (hard's look), scores better by
-  :attr:`ExpertPlayer.look_draw_margin` than the hand held with the blind draw's.  The learned
-  values' draw it replaced (``expert:look_draw=false``: the learned play-on value of the hand the
-  pile's card would leave against the mean over every unseen card) measured below hard heads up
-  (-0.70 and -0.54 a deal, Nepali, 1,000 decks each) and below the look at four seats (-1.83
-  [-3.13, -0.53], 500 decks); the look is level with hard heads up (BENCHMARKS.md).
+* Draw (:meth:`HardPlayer._draw_by_look <rummykit.bots.hard.HardPlayer._draw_by_look>`): the
+  pile's card when the hand it leaves (after the best near throw), with the next draw's
+  expected worth (hard's look), scores better by ``look_draw_margin`` than the hand held with
+  the blind draw's.  The learned values' draw it replaced (``expert:look_draw=false``: the
+  learned play-on value of the hand the pile's card would leave against the mean over every
+  unseen card) measured below hard heads up (-0.70 and -0.54 a deal, Nepali, 1,000 decks each)
+  and below the look at four seats (-1.83 [-3.13, -0.53], 500 decks); the look is level with
+  hard heads up (BENCHMARKS.md).
 * Throw (three seats up, as hard): hard's search over sampled worlds, but each world is played
   out only for :attr:`ExpertPlayer.horizon` of its own turns; a deal that has not ended by then is
   judged by the learned value of the hand it holds.  Hard's full greedy play-outs judge a throw
@@ -49,17 +50,8 @@ class ExpertPlayer(HardPlayer):
     value_draw = True  # the draw by the learned value: the pile's card against every unseen card
     show_value = 35.0  # a draw that shows: about what a show collects heads up
     pile_bias = 0.0  # points in favour of the pile's card
-    look_draw = True  # the draw by hard's look (the pile's hand and its next draw); off: the values
-    look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
-    tunables = (
-        *HardPlayer.tunables,
-        "horizon",
-        "value_draw",
-        "show_value",
-        "pile_bias",
-        "look_draw",
-        "look_draw_margin",
-    )
+    look_draw = True  # hard's look draws (the pile's hand and its next draw); off: the values
+    tunables = (*HardPlayer.tunables, "horizon", "value_draw", "show_value", "pile_bias")
 
     # ---- draw ------------------------------------------------------------------------------
 
@@ -112,36 +104,6 @@ class ExpertPlayer(HardPlayer):
         stock = total / weight if weight else 0.0
         self.last_values = {"pile": pile, "stock": stock}
         return pile + self.pile_bias > stock
-
-    def _draw_by_look(self, view: SeatView, reader: HandReader, top: int) -> bool:
-        """The pile's card when the hand it leaves, with the next draw's worth (hard's look),
-        scores better by :attr:`look_draw_margin` than the hand held with the worth of
-        the blind draw it would make instead."""
-        hand, wild = view.hand, view.wild
-        if is_wild(top, wild):
-            return True
-        if any(k != top for k in reader.arranger.best_throw((*hand, top), wild)[0]):
-            return True  # a show
-        know = read_view(view, self.passes)
-        ranked = self.ranked_throws(view, reader, (*hand, top), [k for k in set(hand) if k != top])
-        if not ranked:
-            return False
-        first = ranked[0][0]
-        kept = list(hand)
-        kept.append(top)
-        pile = float("inf")
-        for rank_score, t in ranked:
-            if rank_score > first + self.look_window:
-                break
-            kept.remove(t.card)
-            # as medium's rule: the hand's score, not the thrown card's own value
-            after = self.score(view, t.away, t.charge)
-            pile = min(pile, after - self._look(view, reader, know, kept))
-            kept.append(t.card)
-        held = self.score(view, reader.away(hand, wild), reader.charge(hand, wild))
-        stock = held - self._look(view, reader, know, hand)
-        self.last_values = {"pile": -pile, "stock": -stock}
-        return pile < stock - self.look_draw_margin
 
     def _leaf(
         self, view: SeatView, reader: HandReader, values: PlayOnValues, hand: list[int], own: int

@@ -141,6 +141,8 @@ class HardPlayer(MediumPlayer):
     look_weight = 1.0  # heads up, the next draw: score per point of charge it is expected to take off
     look_show = 0.0  # ... and per unit of chance that it makes a show
     look_window = 10.0  # the look-ahead weighs the throws this close to the best
+    look_draw = False  # draw by the look too (the expert's draw; off: medium's rule)
+    look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
     tunables: tuple[str, ...] = (
         "worlds",
         "candidates",
@@ -168,6 +170,8 @@ class HardPlayer(MediumPlayer):
         "look_weight",
         "look_show",
         "look_window",
+        "look_draw",
+        "look_draw_margin",
     )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
@@ -390,7 +394,10 @@ class HardPlayer(MediumPlayer):
     # ---- draw ------------------------------------------------------------------------------
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
-        """Medium's rule, then (when the pile card might help) a search of stock against pile."""
+        """Medium's rule, then (when the pile card might help) a search of stock against pile;
+        with :attr:`look_draw`, :meth:`_draw_by_look`."""
+        if self.look_draw and view.pile_top is not None:
+            return self._draw_by_look(view, reader, view.pile_top)
         take = super()._draw(view, reader, deadline)
         top = view.pile_top
         if not self.search_draw or top is None or is_wild(top, view.wild):
@@ -413,6 +420,36 @@ class HardPlayer(MediumPlayer):
         self.last_values = {"pile": pile_value, "stock": stock_value}
         bias = self.draw_bias if take else -self.draw_bias  # the rule's say
         return pile_value + bias > stock_value
+
+    def _draw_by_look(self, view: SeatView, reader: HandReader, top: int) -> bool:
+        """The pile's card when the hand it leaves, with the next draw's worth (hard's look),
+        scores better by :attr:`look_draw_margin` than the hand held with the worth of
+        the blind draw it would make instead."""
+        hand, wild = view.hand, view.wild
+        if is_wild(top, wild):
+            return True
+        if any(k != top for k in reader.arranger.best_throw((*hand, top), wild)[0]):
+            return True  # a show
+        know = read_view(view, self.passes)
+        ranked = self.ranked_throws(view, reader, (*hand, top), [k for k in set(hand) if k != top])
+        if not ranked:
+            return False
+        first = ranked[0][0]
+        kept = list(hand)
+        kept.append(top)
+        pile = float("inf")
+        for rank_score, t in ranked:
+            if rank_score > first + self.look_window:
+                break
+            kept.remove(t.card)
+            # as medium's rule: the hand's score, not the thrown card's own value
+            after = self.score(view, t.away, t.charge)
+            pile = min(pile, after - self._look(view, reader, know, kept))
+            kept.append(t.card)
+        held = self.score(view, reader.away(hand, wild), reader.charge(hand, wild))
+        stock = held - self._look(view, reader, know, hand)
+        self.last_values = {"pile": -pile, "stock": -stock}
+        return pile < stock - self.look_draw_margin
 
     def _search_draw(
         self,
