@@ -527,7 +527,9 @@ SHOW_NOTES = [
     "  +4.68 and +5.24 over greedy, as hard; at four seats above hard, Nepali +1.65 [+0.16, +3.15],",
     "  Indian +0.80 [-0.53, +2.12] (400 decks; before, over 120 decks, +0.04 and -1.21).  So the",
     "  ladder's top is now in order (expert at or above hard everywhere), though issue 14's +3 over",
-    "  hard and +8 over greedy are not reached.",
+    "  hard and +8 over greedy are not reached.  Hard with the same draw (`hard:look_draw=true`)",
+    "  against hard at four seats: +0.27 [-1.14, +1.68] (400 decks, seed hl4), so hard keeps",
+    "  medium's rule; heads up the third pass measured it +0.23 [-0.16, +0.62].",
 ]
 
 
