@@ -37,6 +37,7 @@ from rummykit.bots.level import LevelPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
 from rummykit.cli.tournament_cmd import seat_net
 from rummykit.engine.deal import ShowDeal
+from rummykit.engine.events import Action, Phase
 from rummykit.engine.rules import Rules, get_preset
 from rummykit.engine.views import SeatView
 
@@ -70,19 +71,17 @@ class OraclePlayer(HardPlayer):
         reader, wild, hand = self.reader(seen.rules), seen.wild, seen.hand
         if any(k != card for k in reader.arranger.best_throw((*hand, card), wild)[0]):
             return True  # it shows
-        keep = [k for k in set(hand)]
-        after = min(t.away for t in reader.throws((*hand, card), wild, keep))
+        after = min(t.away for t in reader.throws((*hand, card), wild, set(hand)))
         return after < reader.away(hand, wild)
 
     def _would_take(self, rival: Any, seen: SeatView, card: int) -> bool:
-        if isinstance(rival, GreedyPlayer):  # its rule (its _draw also checks the turn is its)
-            arranger, wild = rival._arranger_for(seen.rules), seen.wild
-            finish, throw, after = arranger.best_throw((*seen.hand, card), wild)
-            if any(k != card for k in finish):
-                return True
-            return throw != card and after < arranger.charge(seen.hand, wild)
+        """The rival's own draw rule on ``seen`` (its view with ``card`` on the pile), asked as
+        at its draw (not ``choose``: that may move a search's random state)."""
+        drawing = replace(seen, phase=Phase.DRAW, legal=(Action.draw_stock(), Action.draw_pile()))
+        if isinstance(rival, GreedyPlayer):
+            return rival._draw(drawing, rival._arranger_for(seen.rules)) == Action.draw_pile()
         assert isinstance(rival, LevelPlayer)
-        return bool(rival._draw(seen, rival.reader(seen.rules), Deadline(rival.budget_ms)))
+        return bool(rival._draw(drawing, rival.reader(seen.rules), Deadline(rival.budget_ms)))
 
     def ranked_throws(
         self, view: SeatView, reader: HandReader, hand14: Sequence[int], allowed: Sequence[int]

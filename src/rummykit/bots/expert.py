@@ -76,14 +76,14 @@ class ExpertPlayer(HardPlayer):
         return self._leaf(view, reader, values, hand, own)
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
-        """:meth:`_draw_by_look`; with ``look_draw`` off, the pile's card when the hand it leaves
-        is worth more, by the learned values, than the mean over every card still unseen (each
-        as often as its copies), else the stock."""
+        """Hard's draw by the look; with ``look_draw`` off, the pile's card when the hand it
+        leaves is worth more, by the learned values, than the mean over every card still unseen
+        (each as often as its copies), else the stock."""
         top = view.pile_top
-        if self.look_draw and top is not None:
-            return self._draw_by_look(view, reader, top)
+        if self.look_draw or not self.value_draw or top is None:
+            return super()._draw(view, reader, deadline)
         values = play_on_values()
-        if not self.value_draw or top is None or not values.knows(view.rules, view.players):
+        if not values.knows(view.rules, view.players):
             return super()._draw(view, reader, deadline)
         wild = view.wild
         if is_wild(top, wild):

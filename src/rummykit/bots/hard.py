@@ -394,10 +394,8 @@ class HardPlayer(MediumPlayer):
     # ---- draw ------------------------------------------------------------------------------
 
     def _draw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> bool:
-        """Medium's rule, then (when the pile card might help) a search of stock against pile;
-        with :attr:`look_draw`, :meth:`_draw_by_look`."""
-        if self.look_draw and view.pile_top is not None:
-            return self._draw_by_look(view, reader, view.pile_top)
+        """Medium's rule (with :attr:`look_draw`, :meth:`_draw_by_look`), then (when the pile
+        card might help) a search of stock against pile."""
         take = super()._draw(view, reader, deadline)
         top = view.pile_top
         if not self.search_draw or top is None or is_wild(top, view.wild):
@@ -421,22 +419,25 @@ class HardPlayer(MediumPlayer):
         bias = self.draw_bias if take else -self.draw_bias  # the rule's say
         return pile_value + bias > stock_value
 
-    def _draw_by_look(self, view: SeatView, reader: HandReader, top: int) -> bool:
-        """The pile's card when the hand it leaves, with the next draw's worth (hard's look),
-        scores better by :attr:`look_draw_margin` than the hand held with the worth of
-        the blind draw it would make instead."""
-        hand, wild = view.hand, view.wild
-        if is_wild(top, wild):
-            return True
-        if any(k != top for k in reader.arranger.best_throw((*hand, top), wild)[0]):
-            return True  # a show
+    def _take(
+        self, view: SeatView, reader: HandReader, now: float, ranked: list[tuple[float, ThrowEval]]
+    ) -> bool:
+        if self.look_draw:
+            return self._draw_by_look(view, reader, now, ranked)
+        return super()._take(view, reader, now, ranked)
+
+    def _draw_by_look(
+        self, view: SeatView, reader: HandReader, now: float, ranked: list[tuple[float, ThrowEval]]
+    ) -> bool:
+        """The pile's card when the hand it leaves (each throw in ``ranked`` within
+        :attr:`look_window` of the best), with the next draw's worth (hard's look), scores better
+        by :attr:`look_draw_margin` than the hand held (``now``) with the worth of the blind draw
+        it would make instead."""
+        top = view.pile_top
+        assert top is not None  # medium's draw asks only with a card on the pile
         know = read_view(view, self.passes)
-        ranked = self.ranked_throws(view, reader, (*hand, top), [k for k in set(hand) if k != top])
-        if not ranked:
-            return False
         first = ranked[0][0]
-        kept = list(hand)
-        kept.append(top)
+        kept = [*view.hand, top]
         pile = float("inf")
         for rank_score, t in ranked:
             if rank_score > first + self.look_window:
@@ -446,8 +447,7 @@ class HardPlayer(MediumPlayer):
             after = self.score(view, t.away, t.charge)
             pile = min(pile, after - self._look(view, reader, know, kept))
             kept.append(t.card)
-        held = self.score(view, reader.away(hand, wild), reader.charge(hand, wild))
-        stock = held - self._look(view, reader, know, hand)
+        stock = now - self._look(view, reader, know, view.hand)
         self.last_values = {"pile": -pile, "stock": -stock}
         return pile < stock - self.look_draw_margin
 

@@ -116,14 +116,19 @@ class MediumPlayer(LevelPlayer):
         if any(k != top for k in finish):
             return True
         now = self.score(view, reader.away(hand, wild), reader.charge(hand, wild))
-        hand14 = (*hand, top)
         allowed = [k for k in set(hand) if k != top]
-        ranked = self.ranked_throws(view, reader, hand14, allowed)
+        ranked = self.ranked_throws(view, reader, (*hand, top), allowed)
         if not ranked:
             return False
+        return self._take(view, reader, now, ranked)
+
+    def _take(
+        self, view: SeatView, reader: HandReader, now: float, ranked: list[tuple[float, ThrowEval]]
+    ) -> bool:
+        """Whether the pile's card (which neither shows nor is wild) is worth taking: the best
+        throw after it (``ranked``) against the hand held (its score ``now``)."""
         best = ranked[0][1]
-        after = self.score(view, best.away, best.charge)
-        return after < now - self.take_margin
+        return self.score(view, best.away, best.charge) < now - self.take_margin
 
     def _throw(self, view: SeatView, reader: HandReader, deadline: Deadline) -> int:
         ranked = self.ranked_throws(view, reader, view.hand, throw_kinds(view))
