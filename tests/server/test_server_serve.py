@@ -43,21 +43,24 @@ def wait_for_health(base: str, proc: subprocess.Popen[str], log: Path) -> Any:
             time.sleep(0.05)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
+def spawn_serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], Path]:
+    """``rummykit serve ARGS`` on a fresh SQLite file, and the file its stderr goes to (a file,
+    not a pipe nobody reads: a full pipe would block the server mid-test)."""
     log = tmp_path / "serve.stderr"
-    # stderr to a file, not a pipe nobody reads: a full pipe would block the server mid-test
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "rummykit", "serve", "--port", str(port)),
-                *("--db", f"sqlite:///{tmp_path / 'serve.db'}", "--bot-pace", "0"),
-            ],
+            [sys.executable, "-m", "rummykit", "serve", *args, "--db", f"sqlite:///{tmp_path / 'serve.db'}"],
             stdout=subprocess.PIPE,
             stderr=err,
             text=True,
         )
+    return proc, log
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    proc, log = spawn_serve(tmp_path, "--port", str(port), "--bot-pace", "0")
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -152,18 +155,7 @@ def test_serve_on_an_address_it_cannot_listen_on_says_so(capsys: pytest.CaptureF
 
 
 def test_serve_on_port_0_prints_the_port_it_took(tmp_path: Path) -> None:
-    log = tmp_path / "serve.stderr"
-    with log.open("w") as err:
-        proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "rummykit", "serve", "--port", "0"),
-                "--db",
-                f"sqlite:///{tmp_path / 'p.db'}",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=err,
-            text=True,
-        )
+    proc, log = spawn_serve(tmp_path, "--port", "0")
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
