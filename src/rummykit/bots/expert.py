@@ -31,7 +31,7 @@ from rummykit.bots.contract import Deadline
 from rummykit.bots.hard import Candidate, HardPlayer
 from rummykit.bots.reading import HandReader
 from rummykit.bots.rollout import Playout
-from rummykit.bots.tracking import Knowledge, is_wild, read_view, sample_hidden
+from rummykit.bots.tracking import Knowledge, is_wild, read_view
 from rummykit.bots.values import PlayOnValues, features_of, play_on_values
 from rummykit.engine.views import SeatView
 
@@ -140,7 +140,7 @@ class ExpertPlayer(HardPlayer):
             c.total, c.n = 0.0, 0
         worlds = 0
         while self._more(worlds, deadline):
-            world = sample_hidden(view, know, self.rng)
+            world = self._world(view, know)
             seed = self.rng.getrandbits(32)
             for c in pool:
                 hands = [list(h) for h in world.hands]

@@ -43,7 +43,7 @@ from rummykit.bots.level import throw_kinds
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
 from rummykit.bots.rollout import Playout
-from rummykit.bots.tracking import Knowledge, PassTracker, is_wild, read_view, sample_hidden
+from rummykit.bots.tracking import Knowledge, PassTracker, World, is_wild, read_view, sample_hidden
 from rummykit.bots.values import features, play_on_values
 from rummykit.engine.cards import JOKER, pretty_card
 from rummykit.engine.events import Action, ActionKind, Event, SeatStatus
@@ -271,6 +271,10 @@ class HardPlayer(MediumPlayer):
             return 0.0
         return self.look_weight * self._charge_weight(view) * off / weight + self.look_show * shows / weight
 
+    def _world(self, view: SeatView, know: Knowledge) -> World:
+        """One world for a search, dealt from the view only."""
+        return sample_hidden(view, know, self.rng)
+
     def _next_seat(self, view: SeatView) -> int:
         n = view.players
         s = (view.seat + 1) % n
@@ -381,7 +385,7 @@ class HardPlayer(MediumPlayer):
         turns_left = view.turn_limit - view.turn + 1
         total, n = 0.0, 0
         while self._more(n, deadline):
-            world = sample_hidden(view, know, self.rng)
+            world = self._world(view, know)
             rng = random.Random(self.rng.getrandbits(32))
             nets = playout.play(
                 world.hands, world.stock, world.pile, in_play, charged, view.seat, rng, turns_left=turns_left
@@ -470,7 +474,7 @@ class HardPlayer(MediumPlayer):
         pile_total = stock_total = 0.0
         worlds = 0
         while self._more(worlds, deadline):
-            world = sample_hidden(view, know, self.rng)
+            world = self._world(view, know)
             if not world.stock:
                 break
             seed = self.rng.getrandbits(32)
@@ -577,7 +581,7 @@ class HardPlayer(MediumPlayer):
             c.total, c.n = 0.0, 0
         worlds = 0
         while self._more(worlds, deadline):
-            world = sample_hidden(view, know, self.rng)
+            world = self._world(view, know)
             seed = self.rng.getrandbits(32)
             for c in pool:
                 hands = [list(h) for h in world.hands]
