@@ -213,7 +213,7 @@ def test_fixed_worlds_play_the_same_deal_whatever_the_deadline() -> None:
     seats: heads up hard does not search its throws.)"""
     logs = []
     for budget in (None, 0.0):
-        deal = ShowDeal(NEPALI4, "contract/fixed", dealer=1)
+        deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
         bots = [make_player("hard:worlds=6", "fixed"), *(make_player("greedy", s) for s in range(3))]
         bots[0].budget_ms = budget  # type: ignore[attr-defined]
         play_deal_timed(deal, bots)
@@ -223,7 +223,7 @@ def test_fixed_worlds_play_the_same_deal_whatever_the_deadline() -> None:
     # the anytime search at the same budget is cut short (and so may play otherwise)
     anytime = make_player("hard", "fixed")
     anytime.budget_ms = 0.0  # type: ignore[attr-defined]
-    deal = ShowDeal(NEPALI4, "contract/fixed", dealer=1)
+    deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
     play_deal_timed(deal, [anytime, *(make_player("greedy", s) for s in range(3))])
     assert anytime.cutoffs > 0  # type: ignore[attr-defined]
 

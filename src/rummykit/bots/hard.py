@@ -19,12 +19,16 @@
   4,400 Nepali decks (BENCHMARKS.md), short of issue 14's +2.
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
-* Drop: at any turn before drawing, by the play-on values learned in self-play
-  (:mod:`~rummykit.bots.values`): the seat drops when the mean net of hands like its own played on
-  is worse than the drop.  In a pool the view's match totals are read: a seat in compel never
-  drops (the drop would put it out).  :attr:`HardPlayer.out_penalty` would also count the table's
-  chance of a charge that puts the seat out; it is 0, as 60 measured fewer match wins.  Rules the
-  table never saw fall back to a search of playing on.
+* Drop: at any turn before drawing, by the expected net of playing on: where
+  :mod:`~rummykit.bots.drops` has a model for the table, a linear model of what the view shows
+  (the hand's away, charge, wild cards and pile card; the rivals still in, the seat's place
+  round the table, the pile cards they took; fitted to medium's played-out hands by
+  ``benchmarks/drop_study.py``), else the play-on values learned in self-play
+  (:mod:`~rummykit.bots.values`): the seat drops when that is worse than the drop.  In a pool
+  the view's match totals are read: a seat in compel never drops (the drop would put it out).
+  :attr:`HardPlayer.out_penalty` would also count the table's chance of a charge that puts the
+  seat out; it is 0, as 60 measured fewer match wins.  Rules neither knows fall back to a
+  search of playing on.
 
 The search is anytime: it stops at the deadline or after ``max_worlds`` worlds.  With a fixed
 number of worlds (``hard:worlds=N``, or :attr:`untimed` as tournaments set it) it never reads
@@ -39,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit.bots.contract import Deadline, MatchContext
+from rummykit.bots.drops import drop_models
 from rummykit.bots.level import throw_kinds
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.reading import HandReader, ThrowEval
@@ -134,6 +139,7 @@ class HardPlayer(MediumPlayer):
     draw_bias = 1.0  # points of mean net in favour of medium's rule
     drop_search = True  # search the drop at every turn (off: medium's first-turn rule)
     drop_table = True  # drop by the learned play-on values where they know the rules
+    drop_model = True  # ... and before them by the linear drop model where it knows the table
     outs_weight = 0.0  # one exchange from a show: score per unseen card that would finish it
     live_weight = 0.0  # score per live card that would sit in a group with the thrown card
     pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
@@ -154,6 +160,7 @@ class HardPlayer(MediumPlayer):
         "draw_bias",
         "drop_search",
         "drop_table",
+        "drop_model",
         "danger_seats",
         "search_seats",
         "pool_aware",
@@ -332,6 +339,10 @@ class HardPlayer(MediumPlayer):
         if ctx is not None and ctx.compelled(view.seat, view.rules.drop_first):
             self.last_reason = "play on: dropping now would put this seat out of the pool"
             return False
+        if self.drop_model:
+            model = self._drop_by_model(view, reader, cost, away)
+            if model is not None:
+                return model
         if self.drop_table:
             table = self._drop_by_table(view, reader, cost, away)
             if table is not None:
@@ -353,6 +364,28 @@ class HardPlayer(MediumPlayer):
             return True
         return False
 
+    def _drop_by_model(self, view: SeatView, reader: HandReader, cost: int, away: int) -> bool | None:
+        """Drop by the linear model of :mod:`~rummykit.bots.drops` (``None``: it has no model for
+        this table).  In a pool it stands aside when going out is weighed (``out_penalty``): the
+        table knows the chances of each loss, the model only the mean."""
+        if self.out_penalty and self.match_context(view) is not None:
+            return None
+        play = drop_models().value(view, reader)
+        if play is None:
+            return None
+        return self._drop_if_worse(view, play, cost, away)
+
+    def _drop_if_worse(self, view: SeatView, play: float, cost: int, away: int) -> bool:
+        drop_value = self._utility(view, -cost, cost)
+        self.last_values = {"play": play, "drop": drop_value}
+        if play < drop_value - self.drop_margin:
+            self.last_reason = (
+                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
+                f"about {play:+.0f} on average"
+            )
+            return True
+        return False
+
     def _drop_by_table(self, view: SeatView, reader: HandReader, cost: int, away: int) -> bool | None:
         """Drop by the learned play-on values (:mod:`~rummykit.bots.values`), or ``None`` when the
         table never saw these rules.  In a pool, playing on also risks a charge that puts the
@@ -366,15 +399,7 @@ class HardPlayer(MediumPlayer):
         if ctx is not None and ctx.pool_out is not None:
             room = ctx.pool_out - ctx.totals[view.seat]
             play -= self.out_penalty * values.loss_chance(f, room)
-        drop_value = self._utility(view, -cost, cost)
-        self.last_values = {"play": play, "drop": drop_value}
-        if play < drop_value - self.drop_margin:
-            self.last_reason = (
-                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
-                f"about {play:+.0f} on average"
-            )
-            return True
-        return False
+        return self._drop_if_worse(view, play, cost, away)
 
     def _search_play_on(self, view: SeatView, reader: HandReader, deadline: Deadline) -> float | None:
         """The mean value of playing on from this draw (greedy play everywhere), or None when
