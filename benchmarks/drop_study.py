@@ -38,7 +38,7 @@ from typing import Any
 
 from rummykit.bots import play_deal
 from rummykit.bots.contract import Deadline
-from rummykit.bots.drops import DROPS_PATH, MEASURES, LinearModel, drop_measures, stage
+from rummykit.bots.drops import DROPS_PATH, MEASURES, LinearModel, drop_measures, model_key, stage
 from rummykit.bots.medium import DROP_RULES, MediumPlayer
 from rummykit.bots.reading import HandReader
 from rummykit.bots.values import Features, _turn_bucket, play_on_values, table_name
@@ -238,7 +238,7 @@ def write_models(rows: Sequence[Row], path: Path) -> None:
     if path.exists():
         data = json.loads(path.read_text(encoding="utf-8"))
     for st, model in fit_stages(rows).items():
-        data["models"][f"{table_name(rules, seats)}/{st}"] = model.to_json()
+        data["models"][model_key(rules, seats, st)] = model.to_json()
     models = sorted(data["models"].items())
     lines = [f'{{"version": 1, "measures": {json.dumps(list(MEASURES))}, "models": {{']
     lines += [

@@ -5,10 +5,10 @@ and charge.  At a table of three or more that misses what decides a drop there: 
 are still in, how far round the table the seat sits, whether the seats before it took from the
 pile, the wild cards it holds.  :func:`drop_measures` reads those (cheap: no search; the pile
 card's worth is fourteen exact ``away`` calls) and :class:`DropModel` answers the expected net
-of playing on from them: a ridge regression per table (credit mode and seats) and per kind of
-decision (the first, before any draw; or a later one), fitted by ``benchmarks/drop_study.py``
-on medium's played-out hands and shipped as ``data/drops.json``.  Hard drops when it is worse
-than the drop; where the file has no model for the table, hard keeps the values table.
+of playing on from them: a ridge regression per table (credit mode and exact seats: none for
+three, five or six, where hard keeps the values table) and per kind of decision (the first,
+before any draw; or a later one), fitted by ``benchmarks/drop_study.py`` on medium's
+played-out hands and shipped as ``data/drops.json``.  Hard drops when it is worse than the drop.
 """
 
 from __future__ import annotations
@@ -22,11 +22,20 @@ from typing import Final
 
 from rummykit.bots.reading import HandReader, pure_pairs
 from rummykit.bots.tracking import is_wild
-from rummykit.bots.values import table_name
 from rummykit.engine.events import SeatStatus
+from rummykit.engine.rules import Rules
 from rummykit.engine.views import SeatView
 
-__all__ = ["DROPS_PATH", "MEASURES", "DropModel", "LinearModel", "drop_measures", "drop_models", "stage"]
+__all__ = [
+    "DROPS_PATH",
+    "MEASURES",
+    "DropModel",
+    "LinearModel",
+    "drop_measures",
+    "drop_models",
+    "model_key",
+    "stage",
+]
 
 DROPS_PATH: Final = Path(__file__).parent / "data" / "drops.json"
 
@@ -76,6 +85,12 @@ def stage(view: SeatView) -> str:
     """``first``: the seat's first decision, before any draw (the first drop's price); else
     ``later``."""
     return "later" if view.took[view.seat] or view.thrown[view.seat] else "first"
+
+
+def model_key(rules: Rules, players: int, stage: str) -> str:
+    """A model's name: the credit mode, the exact number of seats (a model fitted at four seats
+    misjudges six: it drops far too often there) and the stage."""
+    return f"{rules.credit}/{players}/{stage}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +147,7 @@ class DropModel:
 
     def value(self, view: SeatView, reader: HandReader) -> float | None:
         """The expected net of playing on from this position (``None``: no model for it)."""
-        model = self.models.get(f"{table_name(view.rules, view.players)}/{stage(view)}")
+        model = self.models.get(model_key(view.rules, view.players, stage(view)))
         if model is None:
             return None
         return model.predict(drop_measures(view, reader))
