@@ -83,7 +83,14 @@ def test_the_shipped_models_cover_the_tables_they_were_fitted_on() -> None:
     assert data["measures"] == list(MEASURES)
     models = drop_models().models
     assert set(models) == set(data["models"])
-    for table in ("pure/4", "lives_except_pure/4"):
+    for table in (
+        "pure/2",
+        "pure/3",
+        "pure/4",
+        "lives_except_pure/2",
+        "lives_except_pure/3",
+        "lives_except_pure/4",
+    ):
         for st in ("first", "later"):
             model = models[f"{table}/{st}"]
             # farther from a show is worth less, a pure run more
@@ -119,7 +126,7 @@ def test_without_a_model_for_the_table_there_is_no_answer() -> None:
     assert DropModel({}).value(ShowDeal(rules, "none", dealer=0).view(1), HandReader(rules)) is None
 
 
-@pytest.mark.parametrize("seats", [3, 5, 6])
+@pytest.mark.parametrize("seats", [5, 6])
 def test_a_model_is_used_only_at_the_seats_it_was_fitted_at(seats: int) -> None:
     """The four-seat model carried to six seats dropped far too often (it measured -15 a deal
     against medium): there hard keeps the values table."""

@@ -5,8 +5,8 @@ and charge.  At a table of three or more that misses what decides a drop there: 
 are still in, how far round the table the seat sits, whether the seats before it took from the
 pile, the wild cards it holds.  :func:`drop_measures` reads those (cheap: no search; the pile
 card's worth is fourteen exact ``away`` calls) and :class:`DropModel` answers the expected net
-of playing on from them: a ridge regression per table (credit mode and exact seats: none for
-three, five or six, where hard keeps the values table) and per kind of decision (the first,
+of playing on from them: a ridge regression per table (credit mode and exact seats: two, three
+and four; none for five or six, where hard keeps the values table) and per kind of decision (the first,
 before any draw; or a later one), fitted by ``benchmarks/drop_study.py`` on medium's
 played-out hands and shipped as ``data/drops.json``.  Hard drops when it is worse than the drop.
 """
