@@ -42,6 +42,7 @@ from rummykit.bots.drops import DROPS_PATH, MEASURES, LinearModel, drop_measures
 from rummykit.bots.medium import DROP_RULES, MediumPlayer
 from rummykit.bots.reading import HandReader
 from rummykit.bots.values import Features, _turn_bucket, play_on_values, table_name
+from rummykit.cli.tournament_cmd import seat_net
 from rummykit.engine.deal import ShowDeal
 from rummykit.engine.rules import RulesError, get_preset
 from rummykit.engine.views import SeatView
@@ -77,9 +78,7 @@ def _chunk(task: tuple[str, int, str, int, int]) -> list[Row]:
                 Subject(f"{seed}/{i}/{s}") if s == subject else MediumPlayer(f"{seed}/{i}/{s}")
                 for s in range(seats)
             ]
-            result = play_deal(deal, players)
-            me = result.seats[subject]
-            net = float(result.collected if me.won else -me.charge)
+            net = seat_net(rules, play_deal(deal, players), subject)
             seen = players[subject]
             assert isinstance(seen, Subject)
             for j, row in enumerate(seen.seen):

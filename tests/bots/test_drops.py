@@ -6,7 +6,6 @@ How much the model gains is the study's and the tournament's to measure, not a t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -16,6 +15,7 @@ from types import ModuleType
 
 import pytest
 
+from bench_scripts import load_benchmark
 from rummykit.bots.drops import (
     DROPS_PATH,
     MEASURES,
@@ -37,11 +37,7 @@ AT = {name: i for i, name in enumerate(MEASURES)}
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("drop_study", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("drop_study")
 
 
 def test_the_measures_read_the_hand_and_the_table_from_the_view() -> None:

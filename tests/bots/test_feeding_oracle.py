@@ -6,12 +6,12 @@ How much the oracle gains is the benchmark's to measure, not a test's to assert.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from bench_scripts import load_benchmark
 from rummykit.bots import make_player
 from rummykit.bots.base import turns
 from rummykit.engine.deal import ShowDeal
@@ -22,11 +22,7 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "feeding_oracle.py"
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("feeding_oracle", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("feeding_oracle")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -354,15 +354,7 @@ class HardPlayer(MediumPlayer):
         value = self._search_play_on(view, reader, deadline)
         if value is None:
             return super()._drop(view, reader, deadline)
-        drop_value = self._utility(view, -cost, cost)
-        self.last_values = {"play": value, "drop": drop_value}
-        if value < drop_value - self.drop_margin:
-            self.last_reason = (
-                f"drop for {cost}: the hand is {away} cards from a show and playing on is worth "
-                f"about {value:+.0f} on average"
-            )
-            return True
-        return False
+        return self._drop_if_worse(view, value, cost, away)
 
     def _drop_by_model(self, view: SeatView, reader: HandReader, cost: int, away: int) -> bool | None:
         """Drop by the linear model of :mod:`~rummykit.bots.drops` (``None``: it has no model for
@@ -376,6 +368,8 @@ class HardPlayer(MediumPlayer):
         return self._drop_if_worse(view, play, cost, away)
 
     def _drop_if_worse(self, view: SeatView, play: float, cost: int, away: int) -> bool:
+        """Drop when ``play`` (the expected net of playing on, by whichever estimate) is worse
+        than the drop, and say why."""
         drop_value = self._utility(view, -cost, cost)
         self.last_values = {"play": play, "drop": drop_value}
         if play < drop_value - self.drop_margin:
