@@ -28,7 +28,7 @@ from rummykit.engine.views import SeatView
 
 RUMMY40 = get_preset("rummy40", players=2)
 REMI51 = get_preset("remi51", players=2)
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 PRESETS = (RUMMY40, REMI51)
 
 
@@ -373,3 +373,55 @@ def test_the_pass_tracker_follows_a_card_put_back() -> None:
     tracker.observe(PutBack(seq=2, seat=0, card=top))
     tracker.observe(DrewStock(seq=3, seat=0, card=None))
     assert tracker.passed == {0: [top]}
+
+
+# ---- options a bot's name may carry -----------------------------------------------------------
+
+
+def test_table_levels_take_their_weights_as_options_and_name_a_wrong_one() -> None:
+    """``hard:cost_late=0.8`` sets that weight at the table family too (how they were tuned), and
+    an option a level does not have, or a value of the wrong kind, is refused with its reason."""
+    from rummykit.bots import BotError
+
+    bot = make_player("hard:cost_late=0.8:partial_cap=3:joker_close=false", 1, RUMMY40)
+    assert isinstance(bot, TableHard)
+    assert (bot.cost_late, bot.partial_cap, bot.joker_close) == (0.8, 3, False)
+    assert TableHard.cost_late == 1.0  # the class keeps its own
+    assert make_player("medium:swaps=no", 1, RUMMY40).swaps is False  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="medium has no option 'layoff_danger'"):
+        make_player("medium:layoff_danger=2", 1, RUMMY40)
+    with pytest.raises(BotError, match="partial_cap takes int"):
+        make_player("hard:partial_cap=lots", 1, RUMMY40)
+    with pytest.raises(BotError, match="easy takes no options"):
+        make_player("easy:cost_late=1", 1, RUMMY40)
+
+
+def test_expert_keeps_unfinished_melds_that_hard_gives_up() -> None:
+    """The expert differs from hard only in its weights: unfinished melds count for more.  Over
+    the throws of a few seeded deals (hard choosing, both asked), where the two throw different
+    cards the expert's leaves the hand with at least as much unfinished-meld potential, and
+    they do differ somewhere (on these seeded deals: a lower cost may still outweigh a partial)."""
+    rules = RUMMY40
+    differ = 0
+    for i in range(12):
+        deal = TableDeal(rules, f"expert/partials/{i}", dealer=i % 2)
+        hard, expert = untimed("hard", "h", rules), untimed("expert", "e", rules)
+        assert isinstance(hard, TableHard) and isinstance(expert, TableHard)
+        rival = make_player("medium", "m", rules)
+        while deal.to_play is not None:
+            seat = deal.to_play
+            view = deal.view(seat)
+            if seat == 1:
+                deal.apply(seat, rival.choose(view))
+                continue
+            action = hard.choose(view)
+            if action.kind is ActionKind.THROW:
+                other = expert.choose(view)
+                if other != action:
+                    differ += 1
+                    cards = sorted({a.card for a in view.legal if a.card is not None})
+                    scored = {t.card: t for t in expert.rank_throws(view, cards, Deadline(None))}
+                    assert other.card is not None and action.card is not None
+                    assert scored[other.card].potential >= scored[action.card].potential
+            deal.apply(seat, action)
+    assert differ > 0

@@ -549,7 +549,7 @@ def test_setup_offers_the_table_family_too(
         (["--rules", "remi51", "--players", "5"], "players"),
         (
             ["--rules", "rummy40", "--bots", "clever"],
-            "unknown bot 'clever' (known: random, greedy, easy, medium, hard)",
+            "unknown bot 'clever' (known: random, greedy, easy, medium, hard, expert)",
         ),
     ],
 )

@@ -45,7 +45,7 @@ from rummykit.bots.expert import ExpertPlayer
 from rummykit.bots.hard import HardPlayer
 from rummykit.bots.medium import MediumPlayer
 from rummykit.bots.table_baseline import TableGreedy, TableRandom
-from rummykit.bots.table_levels import TableEasy, TableHard, TableMedium
+from rummykit.bots.table_levels import TableEasy, TableExpert, TableHard, TableMedium
 from rummykit.engine.rules import Rules
 
 __all__ = [
@@ -86,6 +86,7 @@ TABLE_BOTS: Final[Mapping[str, Callable[[Seed], Player]]] = MappingProxyType(
         "easy": TableEasy,
         "medium": TableMedium,
         "hard": TableHard,
+        "expert": TableExpert,
     }
 )
 

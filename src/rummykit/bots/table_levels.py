@@ -1,8 +1,9 @@
-"""The difficulty levels at the table family (Rummy 40, Remi 51): ``easy``, ``medium``, ``hard``.
+"""The difficulty levels at the table family (Rummy 40, Remi 51): ``easy``, ``medium``, ``hard``,
+``expert``.
 
 A turn at these tables is several decisions (draw; open, lay down, lay off, swap a joker, put
 back; throw), each asked of the bot with the seat's :class:`~rummykit.engine.views.SeatView`.
-What the three levels share (:class:`TableLevelPlayer`): they open as soon as the engine offers
+What the levels share (:class:`TableLevelPlayer`): they open as soon as the engine offers
 an opening (the best one the hand has, which reaches the threshold), then lay down and lay off
 what the cheapest leftover (:func:`~rummykit.engine.opening.best_leftover`) puts down, and
 never throw a joker while a natural card may go.  They differ in how they read the hand and
@@ -23,13 +24,20 @@ the table:
   pile, the melds on the table); it reads how near each rival is to going out from whether it
   has opened and how many cards it holds; and it weighs each throw's danger to the next seat
   (the only seat that may take it): a card that fits a meld on the table is a free lay-off once
-  that seat has opened, and a card beside one it took from the pile feeds what it collects
-  (unless it passed that very card over, which :class:`TablePassTracker` follows through the
-  events).  Among throws that score within :attr:`TableHard.safe_window` of the best, a safe one
-  goes.  At Remi 51 it keeps a spare joker to close on (-40, the others counting double) rather
-  than lay it off alone.  No holding back: it opens and lays down as medium does.  A one-draw
-  look-ahead over the live cards and a feeding estimate over sampled hidden hands were tried and
-  measured no stronger (BENCHMARKS.md), so hard plays without a search.
+  that seat has opened (unless it passed that very card over, which :class:`TablePassTracker`
+  follows through the events).  Among throws that score within :attr:`TableHard.safe_window`
+  of the best, a safe one goes.  At Remi 51 it keeps a spare joker to close on (-40, the
+  others counting double) rather than lay it off alone.  No holding back: it opens and lays
+  down as medium does.  A one-draw look-ahead over the live cards, a feeding estimate over
+  sampled hidden hands, and a penalty on cards beside those the next seat took from the pile
+  (``want_danger``) were tried and measured no stronger (BENCHMARKS.md), so hard plays
+  without them.
+* ``expert`` (:class:`TableExpert`): hard with its hand evaluation tuned by duplicate
+  self-play against hard at Rummy 40 (unfinished melds weigh more, and more of them count);
+  at Remi 51, where those weights measured below hard, it weighs them as hard does.
+
+Every level's weights are options of its name (``hard:partial_cap=6``, see
+:func:`rummykit.bots.make_player`), which is how they were tuned.
 
 Every level sees only its view (and ``hard`` the events its seat may see), is seeded, and keeps
 the contract of :mod:`rummykit.bots.contract` (``budget_ms``; ``choose(view, deadline)``): the
@@ -68,10 +76,12 @@ from rummykit.engine.opening import (
     opening_meter,
     swap_slot,
 )
+from rummykit.engine.rules import Rules
 from rummykit.engine.views import SeatView
 
 __all__ = [
     "TableEasy",
+    "TableExpert",
     "TableHard",
     "TableLevelPlayer",
     "TableMedium",
@@ -494,6 +504,17 @@ class TableMedium(TableLevelPlayer):
     partial_points = 0.6  # ... and, before opening, by what it would count towards the opening
     partial_cap = 4  # unfinished melds counted at most (the best ones)
     reads_table = False  # before opening, count the cards that would go onto the table's melds
+    # settings a bot's name may carry (``medium:cost_late=0.8``, see rummykit.bots.make_player)
+    tunables: tuple[str, ...] = (
+        "cost_early",
+        "cost_late",
+        "short_weight",
+        "partial_weight",
+        "partial_points",
+        "partial_cap",
+        "reads_table",
+        "swaps",
+    )
 
     def live(self, view: SeatView) -> list[int]:
         """Copies of each kind that may still come: medium counts the shoe less its hand."""
@@ -534,10 +555,15 @@ class TableMedium(TableLevelPlayer):
                 v *= 1.0 + self.partial_points * pts / 20.0
             values.append(v)
         values.sort(reverse=True)
-        potential = sum(values[: self.partial_cap])
+        partial_weight, partial_cap = self.partial_weights(rules)
+        potential = sum(values[:partial_cap])
         weight = self.cost_early + (self.cost_late - self.cost_early) * risk
-        score = weight * cost + self.short_weight * short - self.partial_weight * potential
+        score = weight * cost + self.short_weight * short - partial_weight * potential
         return ThrowScore(-1, score, cost, short, potential)
+
+    def partial_weights(self, rules: Rules) -> tuple[float, int]:
+        """The unfinished melds' weight and how many of them count, at these rules."""
+        return self.partial_weight, self.partial_cap
 
     def danger(self, view: SeatView, k: int) -> float:
         return 0.0
@@ -612,9 +638,12 @@ class TableHard(TableMedium):
     name = "table-hard"
     budget_ms = 100.0
     layoff_danger = 6.0  # a card the next seat, opened, could lay off at once from the pile
-    want_danger = 3.0  # a card beside one the next seat took from the pile (it collects those)
+    # a card beside one the next seat took from the pile (it collects those): 3 measured a loss
+    # against 0 at both tables (BENCHMARKS.md), as reading the rival's wants did in the show family
+    want_danger = 0.0
     safe_window = 4.0  # a safe throw this close to the best goes instead
     joker_close = True  # Remi 51: keep a spare joker to close on
+    tunables = (*TableMedium.tunables, "layoff_danger", "want_danger", "safe_window", "joker_close")
 
     def __init__(self, seed: Seed, *, budget_ms: float | None = None) -> None:
         super().__init__(seed, budget_ms=budget_ms)
@@ -658,8 +687,8 @@ class TableHard(TableMedium):
 
     def danger(self, view: SeatView, k: int) -> float:
         """What throwing ``k`` may give the next seat (it alone may take the pile's card): a
-        free lay-off onto the table once it has opened, or a card beside what it has shown it
-        collects (taken from the pile), unless it passed that very card over."""
+        free lay-off onto the table once it has opened, unless it passed that very card over
+        (and, with :attr:`want_danger`, a card beside one it took from the pile)."""
         nxt = self._next_seat(view)
         if k == JOKER or nxt == view.seat:
             return 0.0
@@ -675,7 +704,7 @@ class TableHard(TableMedium):
                 ):
                     d = self.layoff_danger
                     break
-        took = view.took[nxt] if view.took else ()
+        took = view.took[nxt] if view.took and self.want_danger else ()
         if any(_completers(k, h, rules.ace_high) is not None for h in took if h != JOKER):
             d += self.want_danger
         if k in self.passes.passed.get(nxt, ()):
@@ -690,3 +719,26 @@ class TableHard(TableMedium):
             if t.danger <= 0 and t.score - best.score <= self.safe_window:
                 return t
         return best
+
+
+# ---- expert ----------------------------------------------------------------------------------
+
+
+class TableExpert(TableHard):
+    """Hard with its hand evaluation tuned by duplicate self-play against hard at Rummy 40:
+    unfinished melds weigh more (``partial_weight`` 4.5 against 3) and more of them count
+    (``partial_cap`` 6 against 4), so it keeps building where hard sheds.  At Remi 51 (its
+    low-is-good scoring, ``format = "penalty"``) the same weights measured below hard, so there
+    it weighs them as hard does (``remi_as_hard``).  No search: a table-family deal cannot yet
+    be played out from a sampled world the way the show family's is (BENCHMARKS.md)."""
+
+    name = "table-expert"
+    partial_weight = 4.5
+    partial_cap = 6
+    remi_as_hard = True  # at Remi 51's scoring, hard's weights (the tuned ones measured a loss there)
+    tunables = (*TableHard.tunables, "remi_as_hard")
+
+    def partial_weights(self, rules: Rules) -> tuple[float, int]:
+        if self.remi_as_hard and rules.format == "penalty":
+            return TableHard.partial_weight, TableHard.partial_cap
+        return self.partial_weight, self.partial_cap
