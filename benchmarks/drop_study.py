@@ -41,7 +41,7 @@ from rummykit.bots.contract import Deadline
 from rummykit.bots.drops import DROPS_PATH, MEASURES, LinearModel, drop_measures, model_key, stage
 from rummykit.bots.medium import DROP_RULES, MediumPlayer
 from rummykit.bots.reading import HandReader
-from rummykit.bots.values import Features, _turn_bucket, play_on_values, table_name
+from rummykit.bots.values import bucketed, play_on_values
 from rummykit.cli.tournament_cmd import seat_net
 from rummykit.engine.deal import ShowDeal
 from rummykit.engine.rules import RulesError, get_preset
@@ -189,13 +189,7 @@ def report(rows: Sequence[Row], margin: float) -> list[tuple[str, float, float, 
         return int(r["x"][at[name]])
 
     def table(r: Row) -> float:
-        f = Features(
-            table_name(rules, seats),
-            min(7, m(r, "away")),
-            bool(m(r, "pure")),
-            _turn_bucket(m(r, "own")),
-            min(7, m(r, "charge") // 10),
-        )
+        f = bucketed(rules, seats, m(r, "away"), bool(m(r, "pure")), m(r, "own"), m(r, "charge"))
         got = values.value(f)
         return 0.0 if got is None else got
 

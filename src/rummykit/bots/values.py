@@ -21,7 +21,16 @@ from rummykit.bots.reading import HandReader
 from rummykit.engine.rules import Rules
 from rummykit.engine.views import SeatView
 
-__all__ = ["LOSSES", "VALUES_PATH", "Features", "PlayOnValues", "cell_keys", "features", "play_on_values"]
+__all__ = [
+    "LOSSES",
+    "VALUES_PATH",
+    "Features",
+    "PlayOnValues",
+    "bucketed",
+    "cell_keys",
+    "features",
+    "play_on_values",
+]
 
 VALUES_PATH: Final = Path(__file__).parent / "data" / "values.json"
 SHRINK: Final = 20.0  # positions a cell needs before its own mean counts as much as its parent's
@@ -47,6 +56,11 @@ def table_name(rules: Rules, players: int) -> str:
     return f"{rules.credit}/{2 if players == 2 else 4}"
 
 
+def bucketed(rules: Rules, players: int, away: int, pure: bool, own: int, charge: int) -> Features:
+    """The table's cell features from a hand's exact measures (away, pure run, own turns, charge)."""
+    return Features(table_name(rules, players), min(7, away), pure, _turn_bucket(own), min(7, charge // 10))
+
+
 def features_of(
     rules: Rules,
     players: int,
@@ -55,10 +69,9 @@ def features_of(
     wild: int | None,
     own: int,
 ) -> Features:
-    away = min(7, reader.away(hand, wild))
-    charge = reader.charge(hand, wild)
-    pure = reader.has_pure(hand, wild)
-    return Features(table_name(rules, players), away, pure, _turn_bucket(own), min(7, charge // 10))
+    return bucketed(
+        rules, players, reader.away(hand, wild), reader.has_pure(hand, wild), own, reader.charge(hand, wild)
+    )
 
 
 def features(view: SeatView, reader: HandReader) -> Features:
