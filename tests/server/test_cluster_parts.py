@@ -1,6 +1,7 @@
 """The cluster's parts: the database's fencing tokens (a server that lost a match cannot append
-to its log), ``serve``'s refusals of what a cluster cannot run on, and ``--workers N`` on one
-port, through the real protocol, one worker killed."""
+to its log), the sweep's wait before it takes a new match, ``serve``'s refusals of what a
+cluster cannot run on, and ``--workers N`` on one port, through the real protocol, one worker
+killed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ import redis
 from test_cluster import Client, Record, free_port, get, phase, play, post, wait_for
 
 from rummykit.cli.main import main as cli
+from rummykit.server.cluster import LEASE_MS, settled
 from rummykit.storage import LeaseLost, NewSeat, Store, StoreError
 
 Db = tuple[str, dict[str, str] | None]
@@ -44,6 +47,21 @@ def test_only_the_newest_fence_appends_and_a_move_is_stored_once(any_db: Db) -> 
         assert store.fence(mid) == 2
     finally:
         store.close()
+
+
+def test_the_sweep_leaves_a_match_younger_than_a_lease_to_its_creator() -> None:
+    """A worker stores a new match and takes its lease just after; a sweep by another worker in
+    between must not take it (the creator's own request would fail as "held elsewhere").  Once
+    a lease has passed with no lease on it, its creator is gone and the sweep takes it.  A
+    time read back from SQLite without its zone counts as UTC."""
+    now = datetime(2026, 12, 7, 12, 0, 0, tzinfo=UTC)
+    lease = timedelta(milliseconds=LEASE_MS)
+    assert not settled(now, now, LEASE_MS)
+    assert not settled(now - lease + timedelta(milliseconds=1), now, LEASE_MS)
+    assert settled(now - lease, now, LEASE_MS)
+    assert settled(now - timedelta(hours=1), now, LEASE_MS)
+    assert not settled((now - timedelta(milliseconds=10)).replace(tzinfo=None), now, LEASE_MS)
+    assert settled((now - lease).replace(tzinfo=None), now, LEASE_MS)
 
 
 def test_serve_refuses_workers_or_redis_without_a_shared_database(

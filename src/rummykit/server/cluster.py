@@ -40,6 +40,7 @@ import secrets
 import socket
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import orjson
@@ -53,7 +54,7 @@ from rummykit.server.limits import client_address
 from rummykit.server.protocol import plain_id
 from rummykit.storage import LeaseLost
 
-__all__ = ["LEASE_MS", "Cluster", "ClusterError"]
+__all__ = ["LEASE_MS", "Cluster", "ClusterError", "settled"]
 
 log = logging.getLogger("rummykit.server.cluster")
 
@@ -93,6 +94,17 @@ return 0
 
 class ClusterError(RuntimeError):
     """Redis cannot be used: the message says why (``rummykit serve`` prints it in one line)."""
+
+
+def settled(created_at: datetime, now: datetime, lease_ms: int) -> bool:
+    """Whether a match made at ``created_at`` is old enough for the sweep to take when no lease
+    is on it.  Its creator stores it first and takes its lease just after: a younger match is
+    still its creator's to claim (taking it then would make the creator's own table "held
+    elsewhere").  A creator that died in between leaves it to the sweep a lease later.  SQLite
+    gives the time back without its zone: it was stored in UTC."""
+    if created_at.tzinfo is None:
+        created_at = created_at.replace(tzinfo=UTC)
+    return now - created_at >= timedelta(milliseconds=lease_ms)
 
 
 def worker_name() -> str:
@@ -347,9 +359,13 @@ class Cluster:
             await asyncio.sleep(self.sweep_seconds)
 
     async def _sweep(self) -> None:
-        """Take the live matches no server holds (their holder died, or none was ever started)."""
+        """Take the live matches no server holds (their holder died, or none was ever started),
+        once they are older than a lease (:func:`settled`)."""
         rows = await asyncio.to_thread(self.hub.store.live_matches)
-        ids = [r.id for r in rows if r.id not in self.hub.tables]
+        now = datetime.now(UTC)
+        ids = [
+            r.id for r in rows if r.id not in self.hub.tables and settled(r.created_at, now, self.lease_ms)
+        ]
         if not ids:
             return
         taken = await self.redis.mget([self._lease(m) for m in ids])
