@@ -397,10 +397,10 @@ def test_table_levels_take_their_weights_as_options_and_name_a_wrong_one() -> No
 
 
 def test_expert_keeps_unfinished_melds_that_hard_gives_up() -> None:
-    """The expert differs from hard only in its weights: unfinished melds count for more.  Over
-    the throws of a few seeded deals (hard choosing, both asked), where the two throw different
-    cards the expert's leaves the hand with at least as much unfinished-meld potential, and
-    they do differ somewhere (on these seeded deals: a lower cost may still outweigh a partial)."""
+    """At Rummy 40 the expert weighs unfinished melds more than hard does, and its look credits
+    the hands the next card can finish.  Over the throws of a few seeded deals (hard choosing,
+    both asked), where the two throw different cards the expert's leaves the hand with at least
+    as much unfinished-meld potential, and they do differ somewhere."""
     rules = RUMMY40
     differ = 0
     for i in range(12):
@@ -425,3 +425,83 @@ def test_expert_keeps_unfinished_melds_that_hard_gives_up() -> None:
                     assert scored[other.card].potential >= scored[action.card].potential
             deal.apply(seat, action)
     assert differ > 0
+
+
+def test_the_draw_look_credits_a_hand_the_next_card_can_finish() -> None:
+    """``draw_gain``: over the live copies, what the next stock card takes off the score of the
+    hand a throw leaves.  An open-ended pair gains; loose cards that nothing joins gain nothing
+    (a joker alone makes no meld with them); with nothing live there is nothing to gain; and a draw that lets the hand
+    go out is worth ``out_worth``."""
+    view = throw_view("5h 6h Kc Qd 2s", (), (False, False))
+    hard = untimed("hard:look_weight=1", "look", RUMMY40)
+    assert isinstance(hard, TableHard)
+    live = hard.live(view)
+    risk = hard.risk(view)
+    pair = hard.draw_gain(view, parse_cards("5h 6h Kc Qd"), live, risk, frozenset())
+    apart = hard.draw_gain(view, parse_cards("5h 9d Kc Qd"), live, risk, frozenset())
+    assert pair > 0 and apart == 0
+    assert hard.draw_gain(view, parse_cards("5h 6h Kc Qd"), [0] * len(live), risk, frozenset()) == 0
+    # 4♥ or 7♥ puts 5♥ 6♥ down with it, and the last card goes: the hand is out
+    three = parse_cards("5h 6h Kc")
+    base = hard.hand_score(view, three, live, risk).score
+    outs = live[parse_card("4h")] + live[parse_card("7h")]
+    assert hard.draw_gain(view, three, live, risk, frozenset()) >= outs * (base + hard.out_worth) / sum(live)
+
+
+def test_the_draw_look_changes_only_the_order_of_the_best_throws() -> None:
+    """With ``look_weight`` the best ``look_top`` throws are scored again; the rest keep their
+    scores, and every throw is still ranked once."""
+    deal = TableDeal(RUMMY40, "look/order", dealer=1)
+    looker = untimed("hard:look_weight=2:look_top=3", "l", RUMMY40)
+    plain = untimed("hard", "l", RUMMY40)
+    assert isinstance(looker, TableHard) and isinstance(plain, TableHard)
+    deal.apply(0, Action.draw_stock())
+    view = deal.view(0)
+    cards = sorted({a.card for a in view.legal if a.card is not None and a.card != JOKER})
+    before = plain.rank_throws(view, cards, Deadline(None))
+    after = looker.rank_throws(view, cards, Deadline(None))
+    assert sorted(t.card for t in after) == sorted(t.card for t in before)
+    rescored = {t.card for t in before[:3]}
+    assert {t.card: t.score for t in after} != {t.card: t.score for t in before}  # the look saw something
+    old = {t.card: t.score for t in before}
+    for t in after:
+        if t.card in rescored:
+            assert t.score <= old[t.card]
+        else:
+            assert t.score == old[t.card]
+    assert looker.choose(view) in view.legal
+    # a deadline that passes mid-look drops the look: some throws seen and others not would
+    # favour those seen
+    class PassesMidLook(Deadline):
+        """A deadline that passes at its ``calls``-th look: counted, not timed."""
+
+        def __init__(self, calls: int) -> None:
+            super().__init__(None)
+            self.calls = calls
+
+        def expired(self) -> bool:
+            self.calls -= 1
+            return self.calls < 0
+
+    timed = make_player("hard:look_weight=2:look_top=3", "l", RUMMY40)
+    assert isinstance(timed, TableHard) and not timed.untimed
+    # the base ranking asks once a throw after the first; the look once before each throw
+    cut = timed.rank_throws(view, cards, PassesMidLook(len(cards) - 1 + 2))
+    assert [(t.card, t.score) for t in cut] == [(t.card, t.score) for t in before]
+    whole = timed.rank_throws(view, cards, PassesMidLook(len(cards) - 1 + 3))
+    assert [(t.card, t.score) for t in whole] == [(t.card, t.score) for t in after]
+
+
+def test_expert_looks_at_the_next_draw_and_reads_the_table_at_remi_only() -> None:
+    """The expert's settings by table: the look at both; at Remi 51 hard's partial weights and a
+    reading of the table before opening, at Rummy 40 its own weights and no reading."""
+    expert = make_player("expert", 1, RUMMY40)
+    hard = make_player("hard", 1, RUMMY40)
+    assert isinstance(expert, TableHard) and isinstance(hard, TableHard)
+    assert expert.look_weight > 0 and hard.look_weight == 0
+    assert expert.reads_table_at(REMI51) and not expert.reads_table_at(RUMMY40)
+    assert expert.partial_weights(REMI51) == hard.partial_weights(REMI51)
+    assert expert.partial_weights(RUMMY40) != hard.partial_weights(RUMMY40)
+    plain = make_player("expert:remi_reads_table=false:remi_as_hard=false", 1, REMI51)
+    assert isinstance(plain, TableHard)
+    assert not plain.reads_table_at(REMI51) and plain.partial_weights(REMI51) == expert.partial_weights(RUMMY40)

@@ -28,13 +28,15 @@ the table:
   follows through the events).  Among throws that score within :attr:`TableHard.safe_window`
   of the best, a safe one goes.  At Remi 51 it keeps a spare joker to close on (-40, the
   others counting double) rather than lay it off alone.  No holding back: it opens and lays
-  down as medium does.  A one-draw look-ahead over the live cards, a feeding estimate over
-  sampled hidden hands, and a penalty on cards beside those the next seat took from the pile
-  (``want_danger``) were tried and measured no stronger (BENCHMARKS.md), so hard plays
-  without them.
-* ``expert`` (:class:`TableExpert`): hard with its hand evaluation tuned by duplicate
-  self-play against hard at Rummy 40 (unfinished melds weigh more, and more of them count);
-  at Remi 51, where those weights measured below hard, it weighs them as hard does.
+  down as medium does.  A feeding estimate over sampled hidden hands and a penalty on cards
+  beside those the next seat took from the pile (``want_danger``) were tried and measured no
+  stronger (BENCHMARKS.md), so hard plays without them; its one-draw look
+  (:meth:`TableHard.draw_gain`, ``look_weight``) is off, as it costs tens of milliseconds.
+* ``expert`` (:class:`TableExpert`): hard with the one-draw look on (each of the best throws
+  credited what the next stock card is expected to take off the hand it leaves) and its hand
+  evaluation tuned by duplicate self-play against hard: at Rummy 40 unfinished melds weigh
+  more, and more of them count; at Remi 51, where those weights measured below hard, it weighs
+  them as hard does and, before opening, counts what would go onto the table's melds.
 
 Every level's weights are options of its name (``hard:partial_cap=6``, see
 :func:`rummykit.bots.make_player`), which is how they were tuned.
@@ -42,7 +44,8 @@ Every level's weights are options of its name (``hard:partial_cap=6``, see
 Every level sees only its view (and ``hard`` the events its seat may see), is seeded, and keeps
 the contract of :mod:`rummykit.bots.contract` (``budget_ms``; ``choose(view, deadline)``): the
 throws are scored in order of a cheap prior (loose cards, dearest first), and when the deadline
-passes the best scored so far goes.  A decision takes a few milliseconds.
+passes the best scored so far goes (the expert's look is dropped whole when the deadline
+passes mid-look).  A decision takes a few milliseconds, the expert's throw tens of them.
 
 :attr:`TableLevelPlayer.last_reason` holds one line on the last decision, in the game's words,
 for the hint (:func:`rummykit.bots.hint.hint`).
@@ -52,7 +55,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from rummykit.bots.base import BasePlayer, BotError, Seed
@@ -536,7 +539,7 @@ class TableMedium(TableLevelPlayer):
     def hand_score(self, view: SeatView, hand: Sequence[int], live: Sequence[int], risk: float) -> ThrowScore:
         """What ``hand`` (after a throw) is worth: lower is better."""
         rules = view.rules
-        if self.reads_table and not self._opened(view):
+        if self.reads_table_at(rules) and not self._opened(view):
             plan = best_leftover(hand, list(view.melds), rules)  # what goes down once opened
         else:
             plan = self._plan_now(view, hand)
@@ -564,6 +567,10 @@ class TableMedium(TableLevelPlayer):
     def partial_weights(self, rules: Rules) -> tuple[float, int]:
         """The unfinished melds' weight and how many of them count, at these rules."""
         return self.partial_weight, self.partial_cap
+
+    def reads_table_at(self, rules: Rules) -> bool:
+        """Whether, before opening, the cards that would go onto the table's melds count."""
+        return self.reads_table
 
     def danger(self, view: SeatView, k: int) -> float:
         return 0.0
@@ -643,7 +650,21 @@ class TableHard(TableMedium):
     want_danger = 0.0
     safe_window = 4.0  # a safe throw this close to the best goes instead
     joker_close = True  # Remi 51: keep a spare joker to close on
-    tunables = (*TableMedium.tunables, "layoff_danger", "want_danger", "safe_window", "joker_close")
+    # the one-draw look (off in hard): the best ``look_top`` throws are each credited
+    # ``look_weight`` times what the next stock card is expected to take off the hand it leaves
+    look_weight = 0.0
+    look_top = 4
+    out_worth = 20.0  # a draw that lets the hand go out: its score (going out wins the deal)
+    tunables = (
+        *TableMedium.tunables,
+        "layoff_danger",
+        "want_danger",
+        "safe_window",
+        "joker_close",
+        "look_weight",
+        "look_top",
+        "out_worth",
+    )
 
     def __init__(self, seed: Seed, *, budget_ms: float | None = None) -> None:
         super().__init__(seed, budget_ms=budget_ms)
@@ -711,6 +732,81 @@ class TableHard(TableMedium):
             d = 0.0 if not opened else min(d, self.layoff_danger)
         return d
 
+    def rank_throws(self, view: SeatView, cards: Sequence[int], deadline: Deadline) -> list[ThrowScore]:
+        ranked = super().rank_throws(view, cards, deadline)
+        if self.look_weight <= 0 or len(ranked) < 2 or len(view.hand) <= 2:
+            return ranked
+        rules = view.rules
+        live = self.live(view)
+        risk = self.risk(view)
+        onto = self._lay_off_kinds(view)
+        head: list[ThrowScore] = []
+        for t in ranked[: self.look_top]:
+            if not self.untimed and deadline.expired():
+                return ranked  # a look at some throws and not others would favour those seen
+            gain = self.draw_gain(view, _without(view.hand, t.card), live, risk, onto)
+            head.append(replace(t, score=t.score - self.look_weight * gain))
+        out = head + ranked[len(head) :]
+        out.sort(key=lambda t: (t.score, -card_value(t.card, rules, None), t.card))
+        return out
+
+    def _lay_off_kinds(self, view: SeatView) -> frozenset[int]:
+        """The natural kinds that would go onto a meld on the table (once this seat has opened)."""
+        if not self._opened(view) or not view.melds:
+            return frozenset()
+        rules = view.rules
+        return frozenset(
+            k
+            for k in range(JOKER)
+            if any(extend_meld(m, (k,), rules)[0] is not None for m in view.melds)
+        )
+
+    def draw_gain(
+        self,
+        view: SeatView,
+        hand: Sequence[int],
+        live: Sequence[int],
+        risk: float,
+        onto: frozenset[int],
+    ) -> float:
+        """What the next stock card is expected to take off the score of ``hand`` (the hand a
+        throw leaves), over the live copies: a card that finishes an unfinished meld, goes onto
+        the table or is a joker is kept and the dearest loose card thrown instead; any other
+        card goes straight back (it gains nothing).  0 when nothing can help."""
+        total = sum(live)
+        if total <= 0:
+            return 0.0
+        rules = view.rules
+        plan = self._plan_now(view, hand)
+        base = self.hand_score(view, hand, live, risk).score
+        wanted: set[int] = set(onto)
+        if live[JOKER]:
+            wanted.add(JOKER)
+        naturals = sorted({k for k in plan.loose if k != JOKER})
+        for i, a in enumerate(naturals):
+            for b in naturals[i + 1 :]:
+                kinds = _completers(a, b, rules.ace_high)
+                if kinds:
+                    wanted.update(kinds)
+        gain = 0.0
+        for k in wanted:
+            n = live[k]
+            if n <= 0:
+                continue
+            drawn = [*hand, k]
+            after = self._plan_now(view, drawn)
+            loose = [c for c in after.loose if c != JOKER]
+            if len(after.loose) <= 1:
+                score = -self.out_worth  # all goes down but a last card at most: it goes out
+            elif not loose:
+                continue  # only jokers left loose: keep them, throw the card back
+            else:
+                dearest = max(loose, key=lambda c: (card_value(c, rules, None), c))
+                score = self.hand_score(view, _without(drawn, dearest), live, risk).score
+            if score < base:
+                gain += n * (base - score)
+        return gain / total
+
     def pick(self, view: SeatView, ranked: Sequence[ThrowScore]) -> ThrowScore:
         best = ranked[0]
         if best.danger <= 0:
@@ -725,20 +821,34 @@ class TableHard(TableMedium):
 
 
 class TableExpert(TableHard):
-    """Hard with its hand evaluation tuned by duplicate self-play against hard at Rummy 40:
-    unfinished melds weigh more (``partial_weight`` 4.5 against 3) and more of them count
-    (``partial_cap`` 6 against 4), so it keeps building where hard sheds.  At Remi 51 (its
-    low-is-good scoring, ``format = "penalty"``) the same weights measured below hard, so there
-    it weighs them as hard does (``remi_as_hard``).  No search: a table-family deal cannot yet
-    be played out from a sampled world the way the show family's is (BENCHMARKS.md)."""
+    """Hard with a one-draw look and a hand evaluation tuned by duplicate self-play against hard.
+
+    * The look (:meth:`TableHard.draw_gain`, ``look_weight`` 1): each of the best four throws
+      is credited what the next stock card is expected to take off the hand it leaves, over
+      the live copies (a card that finishes an unfinished meld, goes onto the table or lets the
+      hand go out).  It costs tens of milliseconds a throw, so the expert asks for 300 ms.
+    * At Rummy 40 unfinished melds weigh more (``partial_weight`` 4.5 against 3) and more of
+      them count (``partial_cap`` 6 against 4), so it keeps building where hard sheds.
+    * At Remi 51 (its low-is-good scoring, ``format = "penalty"``) those weights measured below
+      hard, so there it weighs them as hard does (``remi_as_hard``); instead, before opening, it
+      counts the cards that would go onto the table's melds once it has (``remi_reads_table``).
+
+    No search over sampled worlds: a table-family deal cannot yet be played out from one the
+    way the show family's is (BENCHMARKS.md)."""
 
     name = "table-expert"
+    budget_ms = 300.0
     partial_weight = 4.5
     partial_cap = 6
+    look_weight = 1.0
     remi_as_hard = True  # at Remi 51's scoring, hard's weights (the tuned ones measured a loss there)
-    tunables = (*TableHard.tunables, "remi_as_hard")
+    remi_reads_table = True  # at Remi 51, read the table before opening (with the look: +1.61)
+    tunables = (*TableHard.tunables, "remi_as_hard", "remi_reads_table")
 
     def partial_weights(self, rules: Rules) -> tuple[float, int]:
         if self.remi_as_hard and rules.format == "penalty":
             return TableHard.partial_weight, TableHard.partial_cap
         return self.partial_weight, self.partial_cap
+
+    def reads_table_at(self, rules: Rules) -> bool:
+        return self.reads_table or (self.remi_reads_table and rules.format == "penalty")
