@@ -430,8 +430,8 @@ def test_expert_keeps_unfinished_melds_that_hard_gives_up() -> None:
 def test_the_draw_look_credits_a_hand_the_next_card_can_finish() -> None:
     """``draw_gain``: over the live copies, what the next stock card takes off the score of the
     hand a throw leaves.  An open-ended pair gains; loose cards that nothing joins gain nothing
-    (a joker alone makes no meld with them); with nothing live there is nothing to gain; and a draw that lets the hand
-    go out is worth ``out_worth``."""
+    (a joker alone makes no meld with them); with nothing live there is nothing to gain; and a
+    draw that lets the hand go out is worth ``out_worth``."""
     view = throw_view("5h 6h Kc Qd 2s", (), (False, False))
     hard = untimed("hard:look_weight=1", "look", RUMMY40)
     assert isinstance(hard, TableHard)
@@ -470,6 +470,7 @@ def test_the_draw_look_changes_only_the_order_of_the_best_throws() -> None:
         else:
             assert t.score == old[t.card]
     assert looker.choose(view) in view.legal
+
     # a deadline that passes mid-look drops the look: some throws seen and others not would
     # favour those seen
     class PassesMidLook(Deadline):
@@ -504,4 +505,5 @@ def test_expert_looks_at_the_next_draw_and_reads_the_table_at_remi_only() -> Non
     assert expert.partial_weights(RUMMY40) != hard.partial_weights(RUMMY40)
     plain = make_player("expert:remi_reads_table=false:remi_as_hard=false", 1, REMI51)
     assert isinstance(plain, TableHard)
-    assert not plain.reads_table_at(REMI51) and plain.partial_weights(REMI51) == expert.partial_weights(RUMMY40)
+    assert not plain.reads_table_at(REMI51)
+    assert plain.partial_weights(REMI51) == expert.partial_weights(RUMMY40)

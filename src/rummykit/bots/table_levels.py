@@ -756,9 +756,7 @@ class TableHard(TableMedium):
             return frozenset()
         rules = view.rules
         return frozenset(
-            k
-            for k in range(JOKER)
-            if any(extend_meld(m, (k,), rules)[0] is not None for m in view.melds)
+            k for k in range(JOKER) if any(extend_meld(m, (k,), rules)[0] is not None for m in view.melds)
         )
 
     def draw_gain(
