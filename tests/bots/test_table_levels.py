@@ -486,10 +486,11 @@ def test_the_draw_look_changes_only_the_order_of_the_best_throws() -> None:
 
     timed = make_player("hard:look_weight=2:look_top=3", "l", RUMMY40)
     assert isinstance(timed, TableHard) and not timed.untimed
-    # the base ranking asks once a throw after the first; the look once before each throw
-    cut = timed.rank_throws(view, cards, PassesMidLook(len(cards) - 1 + 2))
-    assert [(t.card, t.score) for t in cut] == [(t.card, t.score) for t in before]
-    whole = timed.rank_throws(view, cards, PassesMidLook(len(cards) - 1 + 3))
+    # the base ranking asks once a throw after the first; the look once a card it weighs
+    for calls in (len(cards) - 1, len(cards) + 3):
+        cut = timed.rank_throws(view, cards, PassesMidLook(calls))
+        assert [(t.card, t.score) for t in cut] == [(t.card, t.score) for t in before]
+    whole = timed.rank_throws(view, cards, PassesMidLook(10**6))
     assert [(t.card, t.score) for t in whole] == [(t.card, t.score) for t in after]
 
 

@@ -742,9 +742,9 @@ class TableHard(TableMedium):
         onto = self._lay_off_kinds(view)
         head: list[ThrowScore] = []
         for t in ranked[: self.look_top]:
-            if not self.untimed and deadline.expired():
+            gain = self.draw_gain(view, _without(view.hand, t.card), live, risk, onto, deadline)
+            if gain is None:
                 return ranked  # a look at some throws and not others would favour those seen
-            gain = self.draw_gain(view, _without(view.hand, t.card), live, risk, onto)
             head.append(replace(t, score=t.score - self.look_weight * gain))
         out = head + ranked[len(head) :]
         out.sort(key=lambda t: (t.score, -card_value(t.card, rules, None), t.card))
@@ -766,11 +766,14 @@ class TableHard(TableMedium):
         live: Sequence[int],
         risk: float,
         onto: frozenset[int],
-    ) -> float:
+        deadline: Deadline | None = None,
+    ) -> float | None:
         """What the next stock card is expected to take off the score of ``hand`` (the hand a
         throw leaves), over the live copies: a card that finishes an unfinished meld, goes onto
         the table or is a joker is kept and the dearest loose card thrown instead; any other
-        card goes straight back (it gains nothing).  0 when nothing can help."""
+        card goes straight back (it gains nothing).  0 when nothing can help; ``None`` when the
+        deadline passed first (a crowded table's leftovers can take a while)."""
+        timed = deadline is not None and not self.untimed
         total = sum(live)
         if total <= 0:
             return 0.0
@@ -791,6 +794,8 @@ class TableHard(TableMedium):
             n = live[k]
             if n <= 0:
                 continue
+            if timed and deadline is not None and deadline.expired():
+                return None
             drawn = [*hand, k]
             after = self._plan_now(view, drawn)
             loose = [c for c in after.loose if c != JOKER]
