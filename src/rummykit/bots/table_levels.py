@@ -54,7 +54,7 @@ for the hint (:func:`rummykit.bots.hint.hint`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -76,6 +76,7 @@ from rummykit.engine.opening import (
     best_leftover,
     best_opening,
     extend_meld,
+    may_extend,
     opening_meter,
     swap_slot,
 )
@@ -494,6 +495,11 @@ class ThrowScore:
     danger: float = 0.0
 
 
+def _throw_order(rules: Rules) -> Callable[[ThrowScore], tuple[float, int, int]]:
+    """The ranking of scored throws: best score first, then the dearer card, then the kind."""
+    return lambda t: (t.score, -card_value(t.card, rules, None), t.card)
+
+
 class TableMedium(TableLevelPlayer):
     """Plays its hand well: the throw that leaves the best hand by cost, opening shortfall and
     unfinished melds; the pile only when its card goes down; jokers kept."""
@@ -590,7 +596,7 @@ class TableMedium(TableLevelPlayer):
             s = self.hand_score(view, _without(view.hand, k), live, risk)
             d = self.danger(view, k)
             out.append(ThrowScore(k, s.score + d, s.cost, s.short, s.potential, d))
-        out.sort(key=lambda t: (t.score, -card_value(t.card, rules, None), t.card))
+        out.sort(key=_throw_order(rules))
         return out
 
     def pick(self, view: SeatView, ranked: Sequence[ThrowScore]) -> ThrowScore:
@@ -736,7 +742,6 @@ class TableHard(TableMedium):
         ranked = super().rank_throws(view, cards, deadline)
         if self.look_weight <= 0 or len(ranked) < 2 or len(view.hand) <= 2:
             return ranked
-        rules = view.rules
         live = self.live(view)
         risk = self.risk(view)
         onto = self._lay_off_kinds(view)
@@ -747,7 +752,7 @@ class TableHard(TableMedium):
                 return ranked  # a look at some throws and not others would favour those seen
             head.append(replace(t, score=t.score - self.look_weight * gain))
         out = head + ranked[len(head) :]
-        out.sort(key=lambda t: (t.score, -card_value(t.card, rules, None), t.card))
+        out.sort(key=_throw_order(view.rules))
         return out
 
     def _lay_off_kinds(self, view: SeatView) -> frozenset[int]:
@@ -756,7 +761,9 @@ class TableHard(TableMedium):
             return frozenset()
         rules = view.rules
         return frozenset(
-            k for k in range(JOKER) if any(extend_meld(m, (k,), rules)[0] is not None for m in view.melds)
+            k
+            for k in range(JOKER)
+            if any(may_extend(m, k) and extend_meld(m, (k,), rules)[0] is not None for m in view.melds)
         )
 
     def draw_gain(
@@ -773,7 +780,6 @@ class TableHard(TableMedium):
         the table or is a joker is kept and the dearest loose card thrown instead; any other
         card goes straight back (it gains nothing).  0 when nothing can help; ``None`` when the
         deadline passed first (a crowded table's leftovers can take a while)."""
-        timed = deadline is not None and not self.untimed
         total = sum(live)
         if total <= 0:
             return 0.0
@@ -794,7 +800,7 @@ class TableHard(TableMedium):
             n = live[k]
             if n <= 0:
                 continue
-            if timed and deadline is not None and deadline.expired():
+            if deadline is not None and not self.untimed and deadline.expired():
                 return None
             drawn = [*hand, k]
             after = self._plan_now(view, drawn)
