@@ -10,14 +10,18 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummykit.engine.arrange import Arranger
 from rummykit.engine.cards import JOKER, format_cards, parse_cards, shoe
 from rummykit.engine.events import TableMeld
 from rummykit.engine.groups import card_value, check_group, opening_value
+from rummykit.engine.melds import meld_settings, melds_with
 from rummykit.engine.opening import (
     best_leftover,
     best_opening,
@@ -391,3 +395,83 @@ def test_best_leftover_plan_is_accepted_by_the_meld_rules() -> None:
             assert placed is not None, why
             grown[meld_id] = TableMeld(meld_id, 0, placed.kind, placed.cards, placed.stands_for)
         assert left.cost <= best_leftover(hand, [], R40).cost
+
+
+# ---------------------------------------------------------------- kept answers and lay-offs, checked
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["rummy40", "remi51"]),
+    st.integers(0, 51),
+    st.lists(st.integers(0, 2), min_size=52, max_size=52),
+    st.lists(st.integers(0, 2), min_size=52, max_size=52),
+    st.integers(0, 4),
+)
+def test_melds_with_keeps_answers_that_read_only_the_cards_suit_and_rank(
+    preset: str, c: int, first: list[int], second: list[int], jokers: int
+) -> None:
+    cfg = meld_settings(get_preset(preset))
+    # the second hand agrees with the first on c's suit and rank, and differs anywhere else
+    for k in range(52):
+        if k // 13 == c // 13 or k % 13 == c % 13:
+            second[k] = first[k]
+    melds_with(c, first, jokers, cfg)  # keeps the first hand's answer
+    fresh = replace(cfg)  # the same settings, nothing kept
+    assert not fresh.found
+    assert melds_with(c, second, jokers, cfg) == melds_with(c, second, jokers, fresh)
+
+
+def brute_leftover(hand: Sequence[int], table: Sequence[TableMeld], rules: Rules) -> int:
+    """The cheapest leftover by brute force: every subset of the hand laid off onto each meld
+    (through ``extend_meld``), then every packing of the rest into new melds (``place_meld``)."""
+    n = len(hand)
+    groups = [
+        mask
+        for mask in range(1, 1 << n)
+        if bin(mask).count("1") >= 3 and place_meld([hand[i] for i in range(n) if mask >> i & 1], rules)[0]
+    ]
+
+    @cache
+    def pack(free: int) -> int:
+        if not free:
+            return 0
+        low = free & -free
+        i = low.bit_length() - 1
+        best = card_value(hand[i], rules, None) + pack(free & ~low)
+        for mask in groups:
+            if mask & low and mask & free == mask:
+                best = min(best, pack(free & ~mask))
+        return best
+
+    @cache
+    def lay(free: int, m: int) -> int:
+        if m == len(table):
+            return pack(free)
+        best = lay(free, m + 1)
+        sub = free
+        while sub:
+            laid = [hand[i] for i in range(n) if sub >> i & 1]
+            if extend_meld(table[m], laid, rules)[0] is not None:
+                best = min(best, lay(free & ~sub, m + 1))
+            sub = (sub - 1) & free
+        return best
+
+    return lay((1 << n) - 1, 0)
+
+
+@pytest.mark.parametrize("rules", [R40, REMI], ids=str)
+def test_best_leftover_with_melds_on_the_table_matches_brute_force(rules: Rules) -> None:
+    rng = random.Random(f"brute-leftover/{rules.preset}")
+    for _ in range(40):
+        pool = list(SMALL)
+        rng.shuffle(pool)
+        table: list[TableMeld] = []
+        while len(table) < 3 and len(pool) > 20:
+            for m in best_leftover([pool.pop() for _ in range(9)], [], rules).melds:
+                if len(table) < 3:
+                    table.append(table_meld(len(table) + 1, format_cards(m), rules))
+        hand = pool[:7]
+        assert best_leftover(hand, table, rules).cost == brute_leftover(hand, table, rules), (
+            f"{format_cards(hand)} onto {[format_cards(m.cards) for m in table]}"
+        )

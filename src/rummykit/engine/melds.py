@@ -18,7 +18,7 @@ wild cards are printed jokers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, pairwise
 
@@ -59,6 +59,10 @@ class MeldSettings:
     adjacent: bool
     ace_value: int
     pen: tuple[int, ...]  # what a loose card costs, by kind (the joker at 52)
+    # melds_with's answers, by what they depend on (see there); not part of the settings
+    found: dict[tuple[int, int, bytes], tuple[Candidate, ...]] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
 
 
 @lru_cache(maxsize=64)
@@ -458,11 +462,32 @@ def _sets_with(c: int, counts: Sequence[int], jokers: int, cfg: MeldSettings, ou
                 out.append((nats + (JOKER,) * j, nats, j, pts * size, cost + j * pen[JOKER]))
 
 
-def melds_with(c: int, counts: Sequence[int], jokers: int, cfg: MeldSettings) -> list[Candidate]:
+_FOUND_CAP = 1 << 18  # answers kept per settings before they are dropped and found again
+
+
+def melds_with(c: int, counts: Sequence[int], jokers: int, cfg: MeldSettings) -> tuple[Candidate, ...]:
+    """Every meld (run or set) holding the natural ``c`` with other naturals from ``counts`` and
+    up to ``jokers`` jokers.
+
+    A meld holds each kind at most once, so the answer reads only which kinds of ``c``'s suit
+    and of ``c``'s rank are present: the searches ask it hundreds of times a hand with the same
+    few cards around ``c``, so answers are kept on ``cfg`` under those cards (the exact counts,
+    which a two-deck hand may hold twice: the key stays a plain slice).
+    """
+    base = c - c % 13
+    r0 = c % 13
+    key = (c, jokers, bytes(counts[base : base + 13]) + bytes(counts[r0::13]))
+    found = cfg.found
+    hit = found.get(key)
+    if hit is not None:
+        return hit
     out: list[Candidate] = []
     _runs_with(c, counts, jokers, cfg, out)
     _sets_with(c, counts, jokers, cfg, out)
-    return out
+    if len(found) >= _FOUND_CAP:
+        found.clear()
+    res = found[key] = tuple(out)
+    return res
 
 
 def counts_of(kinds: Iterable[int]) -> tuple[list[int], int]:

@@ -30,6 +30,7 @@ from rummykit.engine.cards import JOKER, format_card, format_cards
 from rummykit.engine.events import TableMeld
 from rummykit.engine.groups import GroupRules
 from rummykit.engine.melds import (
+    Candidate,
     MeldSettings,
     counts_of,
     limits_ok,
@@ -230,7 +231,7 @@ def _search_layouts(
                 for cand in melds_with(k, counts, jokers, cfg):
                     if cand[2]:
                         cands[cand[0]] = cand
-        first = list(cands.values())
+        first: Sequence[Candidate] = list(cands.values())
     else:
         first = melds_with(must_include, counts, jokers, cfg)
     for cards, nats, jk, pts, _cost in first:
@@ -487,18 +488,37 @@ class _LeftoverSearch:
         self.shapes = shapes  # melds some natural of the hand may go onto
         self.free_room = free_room  # jokers the other melds on the table take
         self.memo: dict[tuple[bytes, int, int], int] = {}
+        # the melds a natural could go onto: the runs of its suit, the sets of its rank
+        self.suit_mask = [0] * 4
+        self.rank_mask = [0] * 13
+        for sh in shapes:
+            if sh.is_set:
+                self.rank_mask[sh.rank0] |= 1 << sh.index
+            else:
+                self.suit_mask[sh.suit] |= 1 << sh.index
+        self.found: dict[tuple[int, int, int, bytes], list[tuple[_Step, tuple[int, ...], int, int]]] = {}
 
     def _options(self, k: int, jokers: int, used: int) -> list[tuple[_Step, tuple[int, ...], int, int]]:
         """(step, naturals, jokers, cost placed) for every way to put ``k`` down."""
+        # They read only the cards of k's suit and rank, the jokers, and which of the melds k
+        # could go onto are taken: the search meets the same few again and again.
         counts = self.counts
+        suit, rank0 = divmod(k, 13)
+        base = k - rank0
+        onto = self.suit_mask[suit] | self.rank_mask[rank0]
+        key = (k, jokers, used & onto, bytes(counts[base : base + 13]) + bytes(counts[rank0::13]))
+        hit = self.found.get(key)
+        if hit is not None:
+            return hit
         opts: list[tuple[_Step, tuple[int, ...], int, int]] = []
         for cards, nats, jk, _pts, cost in melds_with(k, counts, jokers, self.cfg):
             opts.append((("meld", cards), nats, jk, cost))
         for sh in self.shapes:
-            if used >> sh.index & 1:
+            if not onto >> sh.index & 1 or used >> sh.index & 1:
                 continue
             for cards, nats, jk, cost in _extensions(sh, counts, jokers, self.cfg, k):
                 opts.append(((sh.index, cards), nats, jk, cost))
+        self.found[key] = opts
         return opts
 
     def _leaf(self, jokers: int, used: int) -> int:
@@ -601,7 +621,12 @@ def _best_leftover(hand: tuple[int, ...], table: tuple[TableMeld, ...], cfg: Mel
     loose_fixed: list[int] = []
     for k in range(52):
         fits = counts[k] and (
-            melds_with(k, full, jokers, cfg) or any(_extensions(sh, full, jokers, cfg, k) for sh in packed)
+            melds_with(k, full, jokers, cfg)
+            or any(
+                _extensions(sh, full, jokers, cfg, k)
+                for sh in packed
+                if (sh.rank0 == k % 13 if sh.is_set else sh.suit == k // 13)
+            )
         )
         if counts[k] and not fits:
             loose_fixed += [k] * counts[k]
