@@ -23,6 +23,7 @@ from rummykit.engine.cards import JOKER, parse_card, parse_cards
 from rummykit.engine.deal import stacked_shoe
 from rummykit.engine.events import Action, ActionKind, Dealt, DrewStock, Event, Phase, TableMeld, Threw
 from rummykit.engine.rules import Rules, get_preset
+from rummykit.engine.table_arranger import best_opening
 from rummykit.engine.table_deal import TableDeal
 from rummykit.engine.views import SeatView
 
@@ -508,3 +509,47 @@ def test_expert_looks_at_the_next_draw_and_reads_the_table_at_remi_only() -> Non
     assert isinstance(plain, TableHard)
     assert not plain.reads_table_at(REMI51)
     assert plain.partial_weights(REMI51) == expert.partial_weights(RUMMY40)
+
+
+def open_view(hand: str, rival_cards: int = 14, rival_opened: bool = False) -> SeatView:
+    """Seat 0 at Remi 51 after its draw, not yet opened, able to open with ``hand``'s melds."""
+    deal = TableDeal(REMI51, "crafted", dealer=1)
+    kinds = tuple(sorted(parse_cards(hand)))
+    best = best_opening(kinds, REMI51)
+    assert best is not None
+    return dataclasses.replace(
+        deal.view(0),
+        hand=kinds,
+        melds=(),
+        opened=(False, rival_opened),
+        card_counts=(len(kinds), rival_cards),
+        thrown=(tuple(parse_cards("2d")), tuple(parse_cards("3d"))),  # past the first round
+        legal=(Action.open(best.melds), *(Action.throw(k) for k in sorted(set(kinds)))),
+    )
+
+
+MELDS_84 = "Kc Kd Kh 9h 10h Jh Qh 4s 5s 6s"  # 30 + 39 + 15: opens at 51
+
+
+def test_handling_hold_keeps_an_opening_that_leaves_few_cards_while_no_rival_is_near() -> None:
+    """Remi 51's handling (everything down in the turn the seat opens: the rivals count double):
+    with ``hold_hand`` the bot keeps an opening in hand while the throw would leave at most that
+    many loose cards and no rival is near going out; it opens when that would leave more, when
+    a rival is near, and when it can go out at once."""
+    view = open_view(f"{MELDS_84} 2c 7d 9c")  # three loose: two after the throw
+    assert untimed("hard", "h", REMI51).choose(view).kind is ActionKind.OPEN  # hard never holds
+    holds = untimed("expert", "h", REMI51)  # the expert holds with three or fewer loose
+    action = holds.choose(view)
+    assert action.kind is ActionKind.THROW and action.card in parse_cards("2c 7d 9c")
+    assert untimed("expert:hold_hand=1", "h", REMI51).choose(view).kind is ActionKind.OPEN
+    five = open_view(f"{MELDS_84} 2c 7d 9c 2s Qd")  # four loose after the throw
+    assert holds.choose(five).kind is ActionKind.OPEN
+    near = open_view(f"{MELDS_84} 2c 7d 9c", rival_cards=2, rival_opened=True)
+    assert holds.choose(near).kind is ActionKind.OPEN
+    # all but the card to throw go down now: handling this turn, so it opens
+    assert holds.choose(open_view(f"{MELDS_84} 9c")).kind is ActionKind.OPEN
+
+
+def test_the_hold_is_never_taken_when_the_turn_owes_the_pile_card() -> None:
+    view = dataclasses.replace(open_view(f"{MELDS_84} 2c 7d 9c"), pile_due=parse_card("Kh"))
+    assert untimed("expert", "h", REMI51).choose(view).kind is ActionKind.OPEN

@@ -31,12 +31,15 @@ the table:
   down as medium does.  A feeding estimate over sampled hidden hands and a penalty on cards
   beside those the next seat took from the pile (``want_danger``) were tried and measured no
   stronger (BENCHMARKS.md), so hard plays without them; its one-draw look
-  (:meth:`TableHard.draw_gain`, ``look_weight``) is off, as it costs tens of milliseconds.
+  (:meth:`TableHard.draw_gain`, ``look_weight``) is off (the expert has it): alone it measured
+  within noise of hard, and it costs up to tens of milliseconds a throw.
 * ``expert`` (:class:`TableExpert`): hard with the one-draw look on (each of the best throws
   credited what the next stock card is expected to take off the hand it leaves) and its hand
   evaluation tuned by duplicate self-play against hard: at Rummy 40 unfinished melds weigh
   more, and more of them count; at Remi 51, where those weights measured below hard, it weighs
-  them as hard does and, before opening, counts what would go onto the table's melds.
+  them as hard does and, before opening, counts what would go onto the table's melds.  It
+  holds an opening for Hand Rummy or Remi's handling while it is near going out all at once
+  and no rival is near going out (``hold_hand``).
 
 Every level's weights are options of its name (``hard:partial_cap=6``, see
 :func:`rummykit.bots.make_player`), which is how they were tuned.
@@ -337,7 +340,7 @@ class TableLevelPlayer(BasePlayer):
     def _play(self, view: SeatView, deadline: Deadline) -> Action:
         by_kind = _by_kind(view.legal)
         if not self._opened(view):
-            if ActionKind.OPEN in by_kind:
+            if ActionKind.OPEN in by_kind and not (ActionKind.THROW in by_kind and self._holds_opening(view)):
                 action = by_kind[ActionKind.OPEN][0]  # the engine offers the best opening
                 assert action.groups is not None
                 pts = sum(opening_value(m, view.rules, None) for m in action.groups)
@@ -418,6 +421,11 @@ class TableLevelPlayer(BasePlayer):
 
     def _holds_back(self, view: SeatView, a: Action) -> bool:
         """Whether to keep this step's cards in hand for now (no level but hard does)."""
+        return False
+
+    def _holds_opening(self, view: SeatView) -> bool:
+        """Whether to keep an opening the hand could make now, to go out in one turn later
+        (Hand Rummy, Remi's handling: the rivals count double).  No level but hard does."""
         return False
 
     def _step_reason(self, view: SeatView, a: Action, why: str) -> str:
@@ -661,6 +669,12 @@ class TableHard(TableMedium):
     look_weight = 0.0
     look_top = 4
     out_worth = 20.0  # a draw that lets the hand go out: its score (going out wins the deal)
+    # Hand Rummy (Rummy 40) and handling (Remi 51): going out in the turn a seat opens doubles
+    # every rival's count.  With ``hold_hand`` > 0 an opening that would leave at most that many
+    # cards loose after the throw is kept in hand for that, while no rival is near going out
+    # (``risk`` at most ``hold_risk``).  0: open whenever the hand can.
+    hold_hand = 0
+    hold_risk = 0.5
     tunables = (
         *TableMedium.tunables,
         "layoff_danger",
@@ -670,6 +684,8 @@ class TableHard(TableMedium):
         "look_weight",
         "look_top",
         "out_worth",
+        "hold_hand",
+        "hold_risk",
     )
 
     def __init__(self, seed: Seed, *, budget_ms: float | None = None) -> None:
@@ -708,6 +724,17 @@ class TableHard(TableMedium):
         if view.owed_jokers or view.pile_due == JOKER:
             return False  # a joker the turn owes must go down
         return view.hand.count(JOKER) <= len(a.cards)
+
+    def _holds_opening(self, view: SeatView) -> bool:
+        if self.hold_hand <= 0 or view.pile_due is not None or view.owed_jokers:
+            return False
+        rules = view.rules
+        # Remi's handling lays nothing onto a rival's meld; Hand Rummy may
+        table = [] if rules.last_card_discard else list(view.melds)
+        loose = len(best_leftover(view.hand, table, rules).loose)
+        if loose <= 1:
+            return False  # it goes out this turn: open
+        return loose - 1 <= self.hold_hand and self.risk(view) <= self.hold_risk
 
     def _next_seat(self, view: SeatView) -> int:
         return (view.seat + 1) % view.players
@@ -835,12 +862,17 @@ class TableExpert(TableHard):
     * The look (:meth:`TableHard.draw_gain`, ``look_weight`` 1): each of the best four throws
       is credited what the next stock card is expected to take off the hand it leaves, over
       the live copies (a card that finishes an unfinished meld, goes onto the table or lets the
-      hand go out).  It costs tens of milliseconds a throw, so the expert asks for 300 ms.
+      hand go out).  It costs up to tens of milliseconds a throw, so the expert asks for 300 ms.
     * At Rummy 40 unfinished melds weigh more (``partial_weight`` 4.5 against 3) and more of
       them count (``partial_cap`` 6 against 4), so it keeps building where hard sheds.
     * At Remi 51 (its low-is-good scoring, ``format = "penalty"``) those weights measured below
       hard, so there it weighs them as hard does (``remi_as_hard``); instead, before opening, it
       counts the cards that would go onto the table's melds once it has (``remi_reads_table``).
+    * It holds an opening for Hand Rummy or Remi's handling (``hold_hand`` 3): while the throw
+      would leave at most three cards loose and no rival is near going out, it keeps its melds
+      in hand to go down all at once, when the rivals count double.  Heads up at Remi 51 that
+      measured +0.42 over opening at once (3,000 decks); level at four seats and at Rummy 40,
+      where an opening at 40 seldom comes so near a going out.
 
     No search over sampled worlds: a table-family deal cannot yet be played out from one the
     way the show family's is (BENCHMARKS.md)."""
@@ -850,6 +882,7 @@ class TableExpert(TableHard):
     partial_weight = 4.5
     partial_cap = 6
     look_weight = 1.0
+    hold_hand = 3
     remi_as_hard = True  # at Remi 51's scoring, hard's weights (the tuned ones measured a loss there)
     remi_reads_table = True  # at Remi 51, read the table before opening (with the look: +1.61)
     tunables = (*TableHard.tunables, "remi_as_hard", "remi_reads_table")
