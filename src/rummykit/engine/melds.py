@@ -462,7 +462,7 @@ def _sets_with(c: int, counts: Sequence[int], jokers: int, cfg: MeldSettings, ou
                 out.append((nats + (JOKER,) * j, nats, j, pts * size, cost + j * pen[JOKER]))
 
 
-_FOUND_CAP = 1 << 18  # answers kept per settings before they are dropped and found again
+_FOUND_CAP = 1 << 16  # answers kept per settings (about 30 MB at most) before they are dropped
 
 
 def melds_with(c: int, counts: Sequence[int], jokers: int, cfg: MeldSettings) -> tuple[Candidate, ...]:
