@@ -10,6 +10,7 @@ import pytest
 
 from rummykit.bots import BOT_NAMES, BotError, make_player
 from rummykit.bots.contract import Deadline, decide, is_timed, play_deal_timed
+from rummykit.bots.expert import ExpertPlayer
 from rummykit.bots.hard import HardPlayer
 from rummykit.bots.tracking import read_view, sample_hidden
 from rummykit.engine.deal import ShowDeal
@@ -120,8 +121,9 @@ class CountedDeadline(Deadline):
 
 
 def play_hard_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[list[Action], list[int]]:
-    """One four-seat deal, ``bot`` at seat 0 against greedy, each of its decisions given a fresh
-    ``deadline()``; its actions and the worlds each decision searched."""
+    """One four-seat deal, ``bot`` (the expert: hard's search, which hard itself no longer uses)
+    at seat 0 against greedy, each of its decisions given a fresh ``deadline()``; its actions and
+    the worlds each decision searched."""
     deal = ShowDeal(NEPALI4, seed, dealer=3)
     others = [make_player("greedy", s) for s in range(3)]
     actions: list[Action] = []
@@ -143,7 +145,7 @@ def play_hard_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[l
 def test_a_cut_short_search_stops_at_its_deadline() -> None:
     """Each decision's clock allows three looks: no decision searches more than three worlds,
     the searches are cut (counted in ``cutoffs``), and every answer is legal."""
-    bot = HardPlayer("tiny")
+    bot = ExpertPlayer("tiny")
     _actions, worlds = play_hard_at_seat_0(bot, lambda: CountedDeadline(3), "contract/deadline")
     assert max(worlds) == 3  # the throw search ran, and stopped at its third look
     assert all(w <= 3 for w in worlds)
@@ -151,17 +153,17 @@ def test_a_cut_short_search_stops_at_its_deadline() -> None:
 
 
 def test_a_passed_deadline_leaves_the_ranking_and_a_legal_answer() -> None:
-    bot = HardPlayer("tiny")
+    bot = ExpertPlayer("tiny")
     _actions, worlds = play_hard_at_seat_0(bot, lambda: Deadline(0.0), "contract/deadline")
     assert worlds and all(w == 0 for w in worlds)  # no world searched: medium's ranking throws
 
 
 def test_a_fixed_number_of_worlds_ignores_the_deadline_and_replays() -> None:
-    """``hard:worlds=8`` plays exactly eight worlds a search whatever the clock says, so the
+    """``expert:worlds=8`` plays exactly eight worlds a search whatever the clock says, so the
     same seed gives the same deal with the deadline passed or far away."""
     runs = []
     for deadline in (lambda: Deadline(0.0), lambda: Deadline(None)):
-        bot = make_player("hard:worlds=8", "fixed")
+        bot = make_player("expert:worlds=8", "fixed")
         assert isinstance(bot, HardPlayer)
         runs.append(play_hard_at_seat_0(bot, deadline, "contract/fixed"))
         assert bot.cutoffs == 0
@@ -208,20 +210,20 @@ def test_deadline() -> None:
 
 
 def test_fixed_worlds_play_the_same_deal_whatever_the_deadline() -> None:
-    """hard:worlds=N searches exactly N worlds: a budget that has always run out already (a very
-    loaded machine) changes nothing, so a tournament's result does not move with the load.  (Four
-    seats: heads up hard does not search its throws.)"""
+    """expert:worlds=N searches exactly N worlds: a budget that has always run out already (a
+    very loaded machine) changes nothing, so a tournament's result does not move with the load.
+    (Four seats: heads up the expert does not search its throws, and hard never does.)"""
     logs = []
     for budget in (None, 0.0):
         deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
-        bots = [make_player("hard:worlds=6", "fixed"), *(make_player("greedy", s) for s in range(3))]
+        bots = [make_player("expert:worlds=6", "fixed"), *(make_player("greedy", s) for s in range(3))]
         bots[0].budget_ms = budget  # type: ignore[attr-defined]
         play_deal_timed(deal, bots)
         assert bots[0].cutoffs == 0  # type: ignore[attr-defined]
         logs.append([e.text() for e in deal.events])
     assert logs[0] == logs[1]
     # the anytime search at the same budget is cut short (and so may play otherwise)
-    anytime = make_player("hard", "fixed")
+    anytime = make_player("expert", "fixed")
     anytime.budget_ms = 0.0  # type: ignore[attr-defined]
     deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
     play_deal_timed(deal, [anytime, *(make_player("greedy", s) for s in range(3))])

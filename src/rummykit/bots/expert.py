@@ -46,6 +46,7 @@ class ExpertPlayer(HardPlayer):
     max_worlds = 48
     min_worlds = 12
     candidates = 6
+    search_seats = 3  # hard's search, cut short and judged by the learned value (hard has none)
     horizon = 2  # own turns a play-out plays before the learned value judges the hand
     value_draw = True  # the draw by the learned value: the pile's card against every unseen card
     show_value = 35.0  # a draw that shows: about what a show collects heads up

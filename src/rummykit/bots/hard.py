@@ -3,20 +3,20 @@
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
-* Throw: medium's ranking of the throws by ``away`` and charge.  From three seats up
-  (:attr:`HardPlayer.search_seats`) a card the next seat has shown it wants (it took a card from
-  the pile that this card would sit in a group with) is penalised, and the closest few throws go
-  to a search: worlds are sampled from the unseen cards consistent with the view (the other
-  seats get what they are known to hold, the rest at random; the stock gets its count), each
-  candidate throw is played out in every world by greedy play at every seat
-  (:mod:`~rummykit.bots.rollout`, the same world for every candidate so that only the throw
-  differs), and the throw with the best mean net wins (ties lean to the ranking).  Heads up both
-  measured a loss against medium (BENCHMARKS.md), so there hard throws by the ranking, with a
-  look at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is
-  credited the charge the next card is expected to take off the hand it leaves (the best
-  throw after it; a show takes it all), over the cards still unseen, each as often as its
-  copies (:meth:`HardPlayer._look`).  That measured about +0.9 a deal against medium over
-  4,400 Nepali decks (BENCHMARKS.md), short of issue 14's +2.
+* Throw: medium's ranking of the throws by ``away`` and charge, with a look at its next draw:
+  each throw within :attr:`HardPlayer.look_window` of the best is credited the charge the next
+  card is expected to take off the hand it leaves (the best throw after it; a show takes it
+  all), over the cards still unseen, each as often as its copies (:meth:`HardPlayer._look`).
+  From three seats up a card the next seat has shown it wants (it took a card from the pile
+  that this card would sit in a group with) is penalised.  A search over sampled worlds is
+  there (:attr:`HardPlayer.search_seats`; the expert's search builds on it): worlds are sampled
+  from the unseen cards consistent with the view (the other seats get what they are known to
+  hold, the rest at random; the stock gets its count), each of the closest few throws is played
+  out in every world by greedy play at every seat (:mod:`~rummykit.bots.rollout`, the same world
+  for every candidate so that only the throw differs), and the throw with the best mean net
+  wins.  Hard no longer uses it: greedy play-outs misjudge real play, and against the ranking
+  with the look it measured a loss heads up and, once hard's drops learned, at four seats too
+  (BENCHMARKS.md).
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
 * Drop: at any turn before drawing, by the expected net of playing on: where
@@ -131,7 +131,10 @@ class HardPlayer(MediumPlayer):
     danger_seats = 3  # ... at this many seats or more (heads up it measured a loss, see BENCHMARKS.md)
     prior_weight = 0.4  # points of mean net per point of score (the ranking's say in the search)
     drop_margin = 0.0  # drop when playing on is worse than the drop by this much
-    search_seats = 3  # search the throws at this many seats or more (heads up it measured a loss)
+    # search the throws at this many seats or more: 9, never (no table seats nine).  Its greedy
+    # play-outs measured a loss against the ranking with the look heads up and at four seats
+    # too once the drops learned (-1.91 Nepali, -0.98 Indian, 600 decks: BENCHMARKS.md)
+    search_seats = 9
     take_margin = 4.0  # medium's 2: heads up, taking the pile's card less often measured better
     out_penalty = 0.0  # a pool: what going out is worth beyond the points (60 measured a loss: BENCHMARKS.md)
     safety_ms = 5.0  # stop the search this long before the deadline
