@@ -121,7 +121,7 @@ class CountedDeadline(Deadline):
 
 
 def play_hard_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[list[Action], list[int]]:
-    """One four-seat deal, ``bot`` (the expert: hard's search, which hard itself no longer uses)
+    """One four-seat deal, ``bot`` (the expert with hard's search on: neither plays with it now)
     at seat 0 against greedy, each of its decisions given a fresh ``deadline()``; its actions and
     the worlds each decision searched."""
     deal = ShowDeal(NEPALI4, seed, dealer=3)
@@ -146,6 +146,7 @@ def test_a_cut_short_search_stops_at_its_deadline() -> None:
     """Each decision's clock allows three looks: no decision searches more than three worlds,
     the searches are cut (counted in ``cutoffs``), and every answer is legal."""
     bot = ExpertPlayer("tiny")
+    bot.search_seats = 3
     _actions, worlds = play_hard_at_seat_0(bot, lambda: CountedDeadline(3), "contract/deadline")
     assert max(worlds) == 3  # the throw search ran, and stopped at its third look
     assert all(w <= 3 for w in worlds)
@@ -154,6 +155,7 @@ def test_a_cut_short_search_stops_at_its_deadline() -> None:
 
 def test_a_passed_deadline_leaves_the_ranking_and_a_legal_answer() -> None:
     bot = ExpertPlayer("tiny")
+    bot.search_seats = 3
     _actions, worlds = play_hard_at_seat_0(bot, lambda: Deadline(0.0), "contract/deadline")
     assert worlds and all(w == 0 for w in worlds)  # no world searched: medium's ranking throws
 
@@ -163,7 +165,7 @@ def test_a_fixed_number_of_worlds_ignores_the_deadline_and_replays() -> None:
     same seed gives the same deal with the deadline passed or far away."""
     runs = []
     for deadline in (lambda: Deadline(0.0), lambda: Deadline(None)):
-        bot = make_player("expert:worlds=8", "fixed")
+        bot = make_player("expert:worlds=8:search_seats=3", "fixed")
         assert isinstance(bot, HardPlayer)
         runs.append(play_hard_at_seat_0(bot, deadline, "contract/fixed"))
         assert bot.cutoffs == 0
@@ -212,18 +214,19 @@ def test_deadline() -> None:
 def test_fixed_worlds_play_the_same_deal_whatever_the_deadline() -> None:
     """expert:worlds=N searches exactly N worlds: a budget that has always run out already (a
     very loaded machine) changes nothing, so a tournament's result does not move with the load.
-    (Four seats: heads up the expert does not search its throws, and hard never does.)"""
+    (Four seats: heads up the search never runs.)"""
     logs = []
     for budget in (None, 0.0):
         deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
-        bots = [make_player("expert:worlds=6", "fixed"), *(make_player("greedy", s) for s in range(3))]
+        searcher = make_player("expert:worlds=6:search_seats=3", "fixed")
+        bots = [searcher, *(make_player("greedy", s) for s in range(3))]
         bots[0].budget_ms = budget  # type: ignore[attr-defined]
         play_deal_timed(deal, bots)
         assert bots[0].cutoffs == 0  # type: ignore[attr-defined]
         logs.append([e.text() for e in deal.events])
     assert logs[0] == logs[1]
     # the anytime search at the same budget is cut short (and so may play otherwise)
-    anytime = make_player("expert", "fixed")
+    anytime = make_player("expert:search_seats=3", "fixed")
     anytime.budget_ms = 0.0  # type: ignore[attr-defined]
     deal = ShowDeal(NEPALI4, "contract/fixed/2", dealer=1)
     play_deal_timed(deal, [anytime, *(make_player("greedy", s) for s in range(3))])

@@ -49,7 +49,7 @@ def makes_a_show(expert: ExpertPlayer, view: SeatView) -> bool:
 @pytest.mark.parametrize("players", [2, 4])
 def test_it_takes_a_card_that_shows_or_a_joker_and_weighs_the_rest_by_the_look(players: int) -> None:
     took = left = 0
-    for expert, view, taken in expert_draws(players, 6 if players == 2 else 3, search_worlds=8):
+    for expert, view, taken in expert_draws(players, 6, search_worlds=8):
         top = view.pile_top
         assert top is not None
         if is_wild(top, view.wild) or makes_a_show(expert, view):
