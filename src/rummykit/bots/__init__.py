@@ -11,9 +11,9 @@ Traceback (most recent call last):
 rummykit.bots.base.BotError: unknown bot 'clever' (known: random, greedy, easy, medium, hard, expert)
 
 A bot's name may carry options after colons, each one of its tunable settings
-(:attr:`tunables`): ``hard:worlds=32`` searches exactly 32 worlds a decision whatever the
-clock says, which is how tournaments play it (a result that does not move with the machine's
-load).
+(:attr:`tunables`): ``hard:worlds=32`` makes each of its searches (a drop's where no learned
+model knows the rules; the throws' with ``search_seats=3``) exactly 32 worlds whatever the clock
+says, which is how tournaments play it (a result that does not move with the machine's load).
 
 >>> make_player("hard:worlds=16", seed=7).search_worlds
 16
