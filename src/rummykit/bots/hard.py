@@ -1,4 +1,4 @@
-"""``hard``: medium's hand reading plus card tracking, learned drops, and (three seats up) a search.
+"""``hard``: medium's hand reading plus card tracking, learned drops, and a look at the next draw.
 
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
