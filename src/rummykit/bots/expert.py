@@ -46,10 +46,8 @@ class ExpertPlayer(HardPlayer):
     max_worlds = 48
     min_worlds = 12
     candidates = 6
-    # hard's search, cut short and judged by the learned value (``search_seats=3``): against hard
-    # by the ranking with the look it measured -0.38 (Nepali) and -1.07 (Indian) at four seats,
-    # and the expert without it -0.12, so it is off too (9: never)
-    search_seats = 9
+    # its search (``search_seats=3``: hard's, cut short and judged by the learned value) is off,
+    # as hard's is: against hard it measured -0.38 (Nepali) and -1.07 (Indian) at four seats
     horizon = 2  # own turns a play-out plays before the learned value judges the hand
     value_draw = True  # the draw by the learned value: the pile's card against every unseen card
     show_value = 35.0  # a draw that shows: about what a show collects heads up

@@ -425,7 +425,8 @@ class TableLevelPlayer(BasePlayer):
 
     def _holds_opening(self, view: SeatView) -> bool:
         """Whether to keep an opening the hand could make now, to go out in one turn later
-        (Hand Rummy, Remi's handling: the rivals count double).  No level but hard does."""
+        (Hand Rummy, Remi's handling: the rivals count double).  Only the expert does
+        (:attr:`TableHard.hold_hand`)."""
         return False
 
     def _step_reason(self, view: SeatView, a: Action, why: str) -> str:

@@ -373,6 +373,11 @@ def _shape(i: int, m: TableMeld) -> _Shape:
 _Ext = tuple[tuple[int, ...], tuple[int, ...], int, int]
 
 
+def _may_take(sh: _Shape, k: int) -> bool:
+    """Whether the natural ``k`` could go onto this meld at all: a run of its suit, a set of its rank."""
+    return sh.rank0 == k % 13 if sh.is_set else sh.suit == k // 13
+
+
 def _end_runs(
     sh: _Shape, step: int, counts: Sequence[int], jokers: int, cfg: MeldSettings
 ) -> list[tuple[list[int], int, int]]:
@@ -622,11 +627,7 @@ def _best_leftover(hand: tuple[int, ...], table: tuple[TableMeld, ...], cfg: Mel
     for k in range(52):
         fits = counts[k] and (
             melds_with(k, full, jokers, cfg)
-            or any(
-                _extensions(sh, full, jokers, cfg, k)
-                for sh in packed
-                if (sh.rank0 == k % 13 if sh.is_set else sh.suit == k // 13)
-            )
+            or any(_extensions(sh, full, jokers, cfg, k) for sh in packed if _may_take(sh, k))
         )
         if counts[k] and not fits:
             loose_fixed += [k] * counts[k]
