@@ -3,10 +3,12 @@
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
-* Throw: medium's ranking of the throws by ``away`` and charge, with a look at its next draw:
-  each throw within :attr:`HardPlayer.look_window` of the best is credited the charge the next
-  card is expected to take off the hand it leaves (the best throw after it; a show takes it
-  all), over the cards still unseen, each as often as its copies (:meth:`HardPlayer._look`).
+* Throw: medium's ranking of the throws by ``away`` and charge (from three seats up without
+  medium's bonus for shedding a high card: :attr:`HardPlayer.crowd_value_weight`), with a look
+  at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is credited
+  the charge the next card is expected to take off the hand it leaves (the best throw after
+  it; a show takes it all), over the cards still unseen, each as often as its copies
+  (:meth:`HardPlayer._look`).
   From three seats up a card the next seat has shown it wants (it took a card from the pile
   that this card would sit in a group with) is penalised.  A search over sampled worlds is
   there (:attr:`HardPlayer.search_seats`; the expert's search builds on it): worlds are sampled
@@ -152,6 +154,11 @@ class HardPlayer(MediumPlayer):
     look_window = 10.0  # the look-ahead weighs the throws this close to the best
     look_draw = False  # draw by the look too (the expert's draw; off: medium's rule)
     look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
+    # From ``crowd_seats`` seats up the thrown card's own value counts for nothing: its charge
+    # already counts it, and shedding high cards for their own sake measured a loss there
+    # (+1.01 Nepali, +0.99 Indian at four seats against 0.3: the eighth pass, BENCHMARKS.md)
+    crowd_seats = 3
+    crowd_value_weight = 0.0
     tunables: tuple[str, ...] = (
         "worlds",
         "candidates",
@@ -182,6 +189,8 @@ class HardPlayer(MediumPlayer):
         "look_window",
         "look_draw",
         "look_draw_margin",
+        "crowd_seats",
+        "crowd_value_weight",
     )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
@@ -253,6 +262,14 @@ class HardPlayer(MediumPlayer):
         if action.kind is ActionKind.DROP:
             return f"drop for {view.drop_cost}: this hand is too far from a show to play on"
         return str(action)
+
+    # ---- measures ------------------------------------------------------------------------
+
+    def score(self, view: SeatView, away: int, charge: int, value: int = 0) -> float:
+        """Medium's score; from :attr:`crowd_seats` seats up the card's own value weighs
+        :attr:`crowd_value_weight`."""
+        value_weight = self.value_weight if view.players < self.crowd_seats else self.crowd_value_weight
+        return self.away_weight * away + self._charge_weight(view) * charge - value_weight * value
 
     # ---- helpers ---------------------------------------------------------------------------
 
