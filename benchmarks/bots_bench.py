@@ -697,7 +697,10 @@ SHOW_NOTES = [
     "ladder's decks (600, seed 2026) hard over medium at four seats is now +2.08 [+1.00, +3.15]",
     "(Nepali, from +1.75) and +1.84 [+0.74, +2.94] (Indian, from +1.86: these decks do not show",
     "the +1 the fresh ones did); the expert, which plays the same weights, is level with hard",
-    "(+0.04, +0.05).",
+    "(+0.04, +0.05).  Against the new hard at Indian, on other decks (1,000, seed q7): the old",
+    "weight (`crowd_seats=9`) -1.11 [-1.69, -0.53]; `charge_late` 0.8 -0.04, `age_turns` 5 -0.17,",
+    "`danger_weight` 0 +0.39 [-0.09, +0.87], which on fresh decks (q8) measured +0.08 at Indian and",
+    "-0.31 [-0.78, +0.17] at Nepali: the danger penalty stays.",
 ]
 
 
