@@ -265,11 +265,9 @@ class HardPlayer(MediumPlayer):
 
     # ---- measures ------------------------------------------------------------------------
 
-    def score(self, view: SeatView, away: int, charge: int, value: int = 0) -> float:
-        """Medium's score; from :attr:`crowd_seats` seats up the card's own value weighs
-        :attr:`crowd_value_weight`."""
-        value_weight = self.value_weight if view.players < self.crowd_seats else self.crowd_value_weight
-        return self.away_weight * away + self._charge_weight(view) * charge - value_weight * value
+    def _value_weight(self, view: SeatView) -> float:
+        """Medium's weight heads up; from :attr:`crowd_seats` seats up :attr:`crowd_value_weight`."""
+        return self.value_weight if view.players < self.crowd_seats else self.crowd_value_weight
 
     # ---- helpers ---------------------------------------------------------------------------
 
