@@ -700,7 +700,10 @@ SHOW_NOTES = [
     "(+0.04, +0.05).  Against the new hard at Indian, on other decks (1,000, seed q7): the old",
     "weight (`crowd_seats=9`) -1.11 [-1.69, -0.53]; `charge_late` 0.8 -0.04, `age_turns` 5 -0.17,",
     "`danger_weight` 0 +0.39 [-0.09, +0.87], which on fresh decks (q8) measured +0.08 at Indian and",
-    "-0.31 [-0.78, +0.17] at Nepali: the danger penalty stays.",
+    "-0.31 [-0.78, +0.17] at Nepali: the danger penalty stays.  Hard against medium at four",
+    "seats on 1,000 fresh decks (`rummykit tournament --rules R --seats 4 --bots hard,medium",
+    "--deals 1000 --seed q9 --duplicate --workers 2`): Nepali +2.47 [+1.56, +3.39], Indian +2.25",
+    "[+1.34, +3.15]; with the ladder's 600, about +2.3 and +2.1 over 1,600 decks.",
 ]
 
 
