@@ -120,7 +120,7 @@ class CountedDeadline(Deadline):
         return self.left <= 0
 
 
-def play_hard_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[list[Action], list[int]]:
+def play_searcher_at_seat_0(bot: HardPlayer, deadline: object, seed: str) -> tuple[list[Action], list[int]]:
     """One four-seat deal, ``bot`` (the expert with hard's search on: neither plays with it now)
     at seat 0 against greedy, each of its decisions given a fresh ``deadline()``; its actions and
     the worlds each decision searched."""
@@ -147,7 +147,7 @@ def test_a_cut_short_search_stops_at_its_deadline() -> None:
     the searches are cut (counted in ``cutoffs``), and every answer is legal."""
     bot = ExpertPlayer("tiny")
     bot.search_seats = 3
-    _actions, worlds = play_hard_at_seat_0(bot, lambda: CountedDeadline(3), "contract/deadline")
+    _actions, worlds = play_searcher_at_seat_0(bot, lambda: CountedDeadline(3), "contract/deadline")
     assert max(worlds) == 3  # the throw search ran, and stopped at its third look
     assert all(w <= 3 for w in worlds)
     assert bot.cutoffs > 0
@@ -156,7 +156,7 @@ def test_a_cut_short_search_stops_at_its_deadline() -> None:
 def test_a_passed_deadline_leaves_the_ranking_and_a_legal_answer() -> None:
     bot = ExpertPlayer("tiny")
     bot.search_seats = 3
-    _actions, worlds = play_hard_at_seat_0(bot, lambda: Deadline(0.0), "contract/deadline")
+    _actions, worlds = play_searcher_at_seat_0(bot, lambda: Deadline(0.0), "contract/deadline")
     assert worlds and all(w == 0 for w in worlds)  # no world searched: medium's ranking throws
 
 
@@ -167,7 +167,7 @@ def test_a_fixed_number_of_worlds_ignores_the_deadline_and_replays() -> None:
     for deadline in (lambda: Deadline(0.0), lambda: Deadline(None)):
         bot = make_player("expert:worlds=8:search_seats=3", "fixed")
         assert isinstance(bot, HardPlayer)
-        runs.append(play_hard_at_seat_0(bot, deadline, "contract/fixed"))
+        runs.append(play_searcher_at_seat_0(bot, deadline, "contract/fixed"))
         assert bot.cutoffs == 0
     (actions_a, worlds_a), (actions_b, worlds_b) = runs
     assert actions_a == actions_b and worlds_a == worlds_b
