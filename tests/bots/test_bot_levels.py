@@ -179,9 +179,9 @@ def test_hard_looks_at_its_next_draw() -> None:
     assert bot._look(view, reader, know, parse_cards(TIDY)) == 0.0
 
 
-def test_hard_does_not_shed_high_cards_for_their_own_sake_from_three_seats_up() -> None:
-    """Heads up hard scores a hand as medium does (a high card's own value is worth shedding);
-    from ``crowd_seats`` seats up the card's value counts only through the charge."""
+def test_hard_does_not_shed_high_cards_for_their_own_sake() -> None:
+    """Medium's score gives a thrown card a bonus for its own value (shed high cards while it is
+    free); hard counts the card's value only through the charge, heads up and at four seats."""
     two = first_view()
     four = ShowDeal(NEPALI4, "crowd", dealer=0).view(1)
     assert two.players == 2 and four.players == 4
@@ -189,8 +189,7 @@ def test_hard_does_not_shed_high_cards_for_their_own_sake_from_three_seats_up() 
     for view in (two, four):
         weight = medium._charge_weight(view)
         assert medium.score(view, 2, 40, 10) == pytest.approx(10 * 2 + weight * 40 - 0.3 * 10)
+        assert bot.score(view, 2, 40, 10) == pytest.approx(10 * 2 + bot._charge_weight(view) * 40)
+        assert bot.score(view, 2, 40, 10) == bot.score(view, 2, 40, 0)
+    bot.value_weight = medium.value_weight
     assert bot.score(two, 2, 40, 10) == medium.score(two, 2, 40, 10)
-    assert bot.score(four, 2, 40, 10) == pytest.approx(10 * 2 + bot._charge_weight(four) * 40)
-    assert bot.score(four, 2, 40, 10) == bot.score(four, 2, 40, 0)
-    bot.crowd_seats = 5
-    assert bot.score(four, 2, 40, 10) == medium.score(four, 2, 40, 10)

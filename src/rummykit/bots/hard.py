@@ -3,8 +3,8 @@
 * Tracking (:mod:`~rummykit.bots.tracking`): the unseen cards (shoe minus its hand, the pile and
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
-* Throw: medium's ranking of the throws by ``away`` and charge (from three seats up without
-  medium's bonus for shedding a high card: :attr:`HardPlayer.crowd_value_weight`), with a look
+* Throw: medium's ranking of the throws by ``away`` and charge (without medium's bonus for
+  shedding a high card: :attr:`HardPlayer.value_weight` is 0), with a look
   at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is credited
   the charge the next card is expected to take off the hand it leaves (the best throw after
   it; a show takes it all), over the cards still unseen, each as often as its copies
@@ -153,11 +153,11 @@ class HardPlayer(MediumPlayer):
     look_window = 10.0  # the look-ahead weighs the throws this close to the best
     look_draw = False  # draw by the look too (the expert's draw; off: medium's rule)
     look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
-    # From ``crowd_seats`` seats up the thrown card's own value counts for nothing: its charge
-    # already counts it, and shedding high cards for their own sake measured a loss there
-    # (+1.01 Nepali, +0.99 Indian at four seats against 0.3: the eighth pass, BENCHMARKS.md)
-    crowd_seats = 3
-    crowd_value_weight = 0.0
+    # A thrown card's own value counts only through the charge it takes off the hand: medium's
+    # bonus for shedding a high card for its own sake measured a loss (against 0.3: +1.01
+    # Nepali, +0.99 Indian at four seats; heads up about +0.3 over 3,000 decks each; the eighth
+    # and ninth passes, BENCHMARKS.md)
+    value_weight = 0.0
     tunables: tuple[str, ...] = (
         "worlds",
         "candidates",
@@ -188,8 +188,6 @@ class HardPlayer(MediumPlayer):
         "look_window",
         "look_draw",
         "look_draw_margin",
-        "crowd_seats",
-        "crowd_value_weight",
     )
 
     def __init__(self, seed: int | str, *, budget_ms: float | None = None) -> None:
@@ -263,10 +261,6 @@ class HardPlayer(MediumPlayer):
         return str(action)
 
     # ---- measures ------------------------------------------------------------------------
-
-    def _value_weight(self, view: SeatView) -> float:
-        """Medium's weight heads up; from :attr:`crowd_seats` seats up :attr:`crowd_value_weight`."""
-        return self.value_weight if view.players < self.crowd_seats else self.crowd_value_weight
 
     # ---- helpers ---------------------------------------------------------------------------
 

@@ -81,10 +81,7 @@ class MediumPlayer(LevelPlayer):
     def score(self, view: SeatView, away: int, charge: int, value: int = 0) -> float:
         """Lower is better: what a hand of ``away`` and ``charge`` is worth now (``value``: the
         card thrown to reach it)."""
-        return self.away_weight * away + self._charge_weight(view) * charge - self._value_weight(view) * value
-
-    def _value_weight(self, view: SeatView) -> float:
-        return self.value_weight
+        return self.away_weight * away + self._charge_weight(view) * charge - self.value_weight * value
 
     def ranked_throws(
         self, view: SeatView, reader: HandReader, hand14: Sequence[int], allowed: Sequence[int]
