@@ -27,6 +27,7 @@ than the first drop (20) is one to drop (see ``rummykit.bots.medium.DROP_RULES``
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import multiprocessing
@@ -317,10 +318,11 @@ def strength(args: argparse.Namespace) -> int:
 # ---- whole pool matches ------------------------------------------------------------------------
 
 
-def _pool_chunk(task: tuple[str, int, str, str, str, int, int]) -> list[float]:
+def _pool_chunk(task: tuple[str, int, str, str, str, int, int, str]) -> list[float]:
     """Per match seed: bot A's match wins over the two seatings (0, 0.5 or 1 a seating, shared
-    wins split), averaged."""
-    preset, seats, a, b, seed, start, stop = task
+    wins split), averaged.  ``rejoins``: ``always`` (a seat out rejoins whenever the rules allow)
+    or ``none`` (out is out)."""
+    preset, seats, a, b, seed, start, stop, rejoins = task
     rules = get_preset(preset, players=seats)
     out = []
     for m in range(start, stop):
@@ -329,7 +331,7 @@ def _pool_chunk(task: tuple[str, int, str, str, str, int, int]) -> list[float]:
         for r, seating in enumerate(seatings):
             session = MatchSession(rules, f"{seed}/{m}")
             players = [_make(bot, f"{seed}/{m}/r{r}/s{s}", None, rules) for s, bot in enumerate(seating)]
-            play_match(session, players, rejoin=rejoin_always)
+            play_match(session, players, rejoin=rejoin_always if rejoins == "always" else None)
             winners = session.winners
             score += sum(1 for w in winners if seating[w] == a) / max(1, len(winners))
         out.append(score / 2)
@@ -340,49 +342,53 @@ def pools(args: argparse.Namespace) -> int:
     presets = [p.strip() for p in args.pools.split(",") if p.strip()]
     seats_list = [int(s) for s in args.seats.split(",")]
     wanted = _wanted(args.matchups, POOL_MATCHUPS)
+    regimes = [r.strip() for r in args.rejoins.split(",") if r.strip()]
+    if not regimes or any(r not in ("always", "none") for r in regimes):
+        raise SystemExit(f"--rejoins: always, none or both (always,none), not {args.rejoins!r}")
     results, out = _results(args)
     lines = []
-    for preset in presets:
-        for seats in seats_list:
-            for only, a, b in wanted:
-                if only is not None and only != seats:
-                    continue
-                key = f"pool:{preset}:{seats}:{a}:{b}"
-                if key not in results:
-                    step = max(1, args.matches // 20)
-                    tasks = [
-                        (preset, seats, a, b, args.seed, i, min(i + step, args.matches))
-                        for i in range(0, args.matches, step)
-                    ]
-                    t0 = time.perf_counter()
-                    if args.workers > 1:
-                        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-                            parts = pool.map(_pool_chunk, tasks)
-                    else:
-                        parts = [_pool_chunk(t) for t in tasks]
-                    scores = [x for part in parts for x in part]
-                    mean = sum(scores) / len(scores)
-                    var = sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1)
-                    half = 1.96 * math.sqrt(var / len(scores))
-                    results[key] = {
-                        "matches": len(scores),
-                        "win_rate": mean,
-                        "ci95": [mean - half, mean + half],
-                        "seconds": time.perf_counter() - t0,
-                    }
-                    if out is not None:
-                        out.write_text(json.dumps(results, indent=1))
-                r = results[key]
-                lo, hi = r["ci95"]
-                line = (
-                    f"| {preset} | {seats} | {a} vs {b} | {r['matches']} | {100 * r['win_rate']:.1f}% "
-                    f"| [{100 * lo:.1f}%, {100 * hi:.1f}%] |"
-                )
-                print(line, f"({r['seconds']:.0f} s)", flush=True)
-                lines.append(line)
+    for preset, seats, rejoins, (only, a, b) in itertools.product(presets, seats_list, regimes, wanted):
+        if only is not None and only != seats:
+            continue
+        key = f"pool:{preset}:{seats}:{a}:{b}" + ("" if rejoins == "always" else ":no-rejoins")
+        if key not in results:
+            step = max(1, args.matches // 20)
+            tasks = [
+                (preset, seats, a, b, args.seed, i, min(i + step, args.matches), rejoins)
+                for i in range(0, args.matches, step)
+            ]
+            t0 = time.perf_counter()
+            if args.workers > 1:
+                with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+                    parts = pool.map(_pool_chunk, tasks)
+            else:
+                parts = [_pool_chunk(t) for t in tasks]
+            scores = [x for part in parts for x in part]
+            mean = sum(scores) / len(scores)
+            var = sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1)
+            half = 1.96 * math.sqrt(var / len(scores))
+            results[key] = {
+                "matches": len(scores),
+                "win_rate": mean,
+                "ci95": [mean - half, mean + half],
+                "seconds": time.perf_counter() - t0,
+            }
+            if out is not None:
+                out.write_text(json.dumps(results, indent=1))
+        r = results[key]
+        lo, hi = r["ci95"]
+        line = (
+            f"| {preset} | {seats} | {rejoins} | {a} vs {b} | {r['matches']} | {100 * r['win_rate']:.1f}% "
+            f"| [{100 * lo:.1f}%, {100 * hi:.1f}%] |"
+        )
+        print(line, f"({r['seconds']:.0f} s)", flush=True)
+        lines.append(line)
     if args.no_write:
         return 0
-    command = f"--pools {args.pools} --matches {args.matches} --seats {args.seats} --seed {args.seed}"
+    command = (
+        f"--pools {args.pools} --matches {args.matches} --seats {args.seats} --rejoins {args.rejoins} "
+        f"--seed {args.seed}"
+    )
     if args.matchups:
         command += f" --matchups '{args.matchups}'"
     body = [
@@ -395,8 +401,8 @@ def pools(args: argparse.Namespace) -> int:
         f"Machine: {machine_line()}",
         f"Command: `python benchmarks/bots_bench.py {command} --workers {args.workers}`",
         "",
-        "| pool | seats | bots | matches | match win rate | 95% CI |",
-        "|---|---|---|---|---|---|",
+        "| pool | seats | rejoins | bots | matches | match win rate | 95% CI |",
+        "|---|---|---|---|---|---|---|",
         *lines,
         "",
         *POOL_NOTES,
@@ -773,6 +779,11 @@ def main() -> int:
     )
     p.add_argument("--pools", help="play whole pool matches at these presets instead (pool101,kerala)")
     p.add_argument("--matches", type=int, default=200, help="pool match seeds per line (each played twice)")
+    p.add_argument(
+        "--rejoins",
+        default="always,none",
+        help="pool matches: out seats rejoin whenever the rules allow (always), never (none), or both",
+    )
     p.add_argument("--deals", type=int, default=2000, help="decks per line (each played per rotation)")
     p.add_argument("--seats", default="2,4")
     p.add_argument("--four-seat-deals", type=int, help="decks per line at four seats (default: --deals)")
