@@ -4,20 +4,20 @@
   the cut), what each seat took from the pile and so still holds, and which pile cards each
   seat passed over (from the events it observed).
 * Throw: medium's ranking of the throws by ``away`` and charge (without medium's bonus for
-  shedding a high card: :attr:`HardPlayer.value_weight` is 0), with a look
-  at its next draw: each throw within :attr:`HardPlayer.look_window` of the best is credited
-  the charge the next card is expected to take off the hand it leaves (the best throw after
-  it; a show takes it all), over the cards still unseen, each as often as its copies
-  (:meth:`HardPlayer._look`).  From three seats up a card the next seat has shown it wants (it
-  took a card from the pile that this card would sit in a group with) is penalised.  A search
-  over sampled worlds is there (:attr:`HardPlayer.search_seats`; the expert's search builds on
-  it): worlds are sampled from the unseen cards consistent with the view (the other seats get
-  what they are known to hold, the rest at random; the stock gets its count), each of the
-  closest few throws is played out in every world by greedy play at every seat
-  (:mod:`~rummykit.bots.rollout`, the same world for every candidate so that only the throw
-  differs), and the throw with the best mean net wins.  Hard no longer uses it: greedy
-  play-outs misjudge real play, and against the ranking with the look it measured a loss
-  heads up and, once hard's drops learned, at four seats too (BENCHMARKS.md).
+  shedding a high card: :attr:`HardPlayer.value_weight` is 0), with a look at its next draw:
+  each throw within :attr:`HardPlayer.look_window` of the best is credited the charge the next
+  card is expected to take off the hand it leaves (the best throw after it; a show takes it
+  all), over the cards still unseen, each as often as its copies (:meth:`HardPlayer._look`).
+  From three seats up a card the next seat has shown it wants (it took a card from the pile
+  that this card would sit in a group with) is penalised.  A search over sampled worlds is
+  there (:attr:`HardPlayer.search_seats`; the expert's search builds on it): worlds are
+  sampled from the unseen cards consistent with the view (the other seats get what they are
+  known to hold, the rest at random; the stock gets its count), each of the closest few throws
+  is played out in every world by greedy play at every seat (:mod:`~rummykit.bots.rollout`,
+  the same world for every candidate so that only the throw differs), and the throw with the
+  best mean net wins.  Hard no longer uses it: greedy play-outs misjudge real play, and
+  against the ranking with the look it measured a loss heads up and, once hard's drops
+  learned, at four seats too (BENCHMARKS.md).
 * Draw: medium's rule (the pile card when it makes a show, is a joker, or clearly improves the
   best throw), with a wider margin (:attr:`HardPlayer.take_margin`).
 * Drop: at any turn before drawing, by the expected net of playing on: where
@@ -259,8 +259,6 @@ class HardPlayer(MediumPlayer):
         if action.kind is ActionKind.DROP:
             return f"drop for {view.drop_cost}: this hand is too far from a show to play on"
         return str(action)
-
-    # ---- measures ------------------------------------------------------------------------
 
     # ---- helpers ---------------------------------------------------------------------------
 
