@@ -171,12 +171,33 @@ def test_hard_looks_at_its_next_draw() -> None:
     bot = HardPlayer("look")
     reader = bot.reader(view.rules)
     know = read_view(view)
+    bot.look_show = 0.0
     tidy = bot._look(view, reader, know, parse_cards(TIDY))
     assert tidy > 0.0
     bot.look_weight = 2.0
     assert bot._look(view, reader, know, parse_cards(TIDY)) == pytest.approx(2 * tidy)
     bot.look_weight = 0.0
     assert bot._look(view, reader, know, parse_cards(TIDY)) == 0.0
+
+
+def test_hard_credits_the_chance_that_its_next_draw_makes_a_show() -> None:
+    """The look's second part: ``look_show`` points per unit of chance that the next card lets
+    the hand show, that chance counted over the unseen cards (each as often as its copies)."""
+    from rummykit.bots.hard import HardPlayer, live_outs
+    from rummykit.bots.tracking import read_view
+
+    deal = deal_of((HOPELESS, TIDY), pile="10s", cut="Kd")
+    view = deal.view(1)
+    bot = HardPlayer("look")
+    assert bot.look_show == 15.0
+    reader = bot.reader(view.rules)
+    know = read_view(view)
+    bot.look_weight = 0.0
+    outs = live_outs(reader, parse_cards(TIDY), view.wild, know)
+    assert outs > 0
+    chance = outs / sum(know.unseen)
+    assert bot._look(view, reader, know, parse_cards(TIDY)) == pytest.approx(15.0 * chance)
+    assert bot._look(view, reader, know, parse_cards(HOPELESS)) == 0.0  # no card shows it
 
 
 def test_hard_does_not_shed_high_cards_for_their_own_sake() -> None:

@@ -7,7 +7,8 @@
   shedding a high card: :attr:`HardPlayer.value_weight` is 0), with a look at its next draw:
   each throw within :attr:`HardPlayer.look_window` of the best is credited the charge the next
   card is expected to take off the hand it leaves (the best throw after it; a show takes it
-  all), over the cards still unseen, each as often as its copies (:meth:`HardPlayer._look`).
+  all), and :attr:`HardPlayer.look_show` points per unit of chance that the card lets it show,
+  over the cards still unseen, each as often as its copies (:meth:`HardPlayer._look`).
   From three seats up a card the next seat has shown it wants (it took a card from the pile
   that this card would sit in a group with) is penalised.  A search over sampled worlds is
   there (:attr:`HardPlayer.search_seats`; the expert's search builds on it): worlds are
@@ -149,7 +150,9 @@ class HardPlayer(MediumPlayer):
     pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
     search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
     look_weight = 1.0  # heads up, the next draw: score per point of charge it is expected to take off
-    look_show = 0.0  # ... and per unit of chance that it makes a show
+    # ... and per unit of chance that it makes a show: against 0, +0.36 to +0.50 at four seats
+    # and +0.23 heads up (the tenth pass, BENCHMARKS.md)
+    look_show = 15.0
     look_window = 10.0  # the look-ahead weighs the throws this close to the best
     look_draw = False  # draw by the look too (the expert's draw; off: medium's rule)
     look_draw_margin = 2.0  # ... the pile's hand must beat the held one by this much
