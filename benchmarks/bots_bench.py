@@ -77,14 +77,21 @@ TABLE_MATCHUPS = [
 POOL_MATCHUPS = [("hard:out_penalty=60", "hard:pool_aware=false"), ("hard", "hard:pool_aware=false")]
 
 POOL_NOTES = [
-    "Read: a seat that reads the standing never drops in compel (the drop would put it out).  Weighing",
-    "more than that measured a loss: with `out_penalty=60` (going out counted 60 points worse than",
-    "its charge, and playing on charged the learned chance of a loss that puts the seat out) hard",
-    "dropped more near the limit and won fewer matches; each drop adds to the total too, and",
-    "playing on may win the deal.  So hard plays with `out_penalty=0`: compel only, a small gain",
-    "at best (50.8% at both pools: one match seed in 60 went otherwise; the interval holds 50%).",
-    "The issue's target (a clearly pool-aware bot that wins more matches than hard) is not reached;",
-    "the rejoin decision is the simulator's (rejoin whenever the rules allow) for both bots.",
+    "Read: a seat that reads the standing never drops in compel (the drop would put it out).  Over",
+    "200 match seeds, each played from both seats, that wins 52.0% [50.6%, 53.4%] of Pool 101 matches",
+    "against hard that does not read the standing, its interval above 50%; at Pool 250 (Kerala) 50.7%",
+    "[49.9%, 51.6%], the interval holding 50% (compel starts at 226 there, at 81 in Pool 101).  Heads",
+    "up the rejoins never come into it: the match ends when one of the two seats goes out (Pool 101",
+    "without rejoins, `--rejoins none`, played the same 52.0% on the same seeds); they matter from",
+    "three seats.  Weighing more than compel measured a loss: with `out_penalty=60` (going out",
+    "counted 60 points worse than its charge, and playing on charged the learned chance of a loss",
+    "that puts the seat out) hard won 43.3% (Pool 101) and 41.7% (Kerala) of 60 match seeds",
+    "(2026-12-02, hard as it played then); it dropped more near the limit, and each drop adds to the",
+    "total too.  Pressing (never dropping while every rival in the deal is in compel, so that a win",
+    "may end the match; temporary code on hard before the tenth pass, Pool 101, 200 seeds,",
+    "2026-12-07): only when this deal cannot put the seat out 50.0% [49.3%, 50.7%], whatever its",
+    "total 48.5% [47.0%, 50.0%].  So hard plays with `out_penalty=0`: compel only.  The rejoin",
+    "decision is the simulator's (rejoin whenever the rules allow) for both bots.",
 ]
 
 
@@ -392,11 +399,11 @@ def pools(args: argparse.Namespace) -> int:
     if args.matchups:
         command += f" --matchups '{args.matchups}'"
     body = [
-        "Whole pool matches (`engine.session.MatchSession` to its end, a seat out rejoining whenever the",
-        "rules allow), every match seed played twice with the seats swapped.  Match win rate of the",
-        "first bot (50% is par), with its 95% interval over the match seeds.  `hard:pool_aware=false`",
-        "is hard that does not read the match standing (its view's `match_totals`): it drops as in a",
-        "single deal and may drop itself out of the pool.",
+        "Whole pool matches (`engine.session.MatchSession` to its end; rejoins `always`: a seat out",
+        "rejoins whenever the rules allow, `none`: out is out), every match seed played twice with the",
+        "seats swapped.  Match win rate of the first bot (50% is par), with its 95% interval over the",
+        "match seeds.  `hard:pool_aware=false` is hard that does not read the match standing (its",
+        "view's `match_totals`): it drops as in a single deal and may drop itself out of the pool.",
         "",
         f"Machine: {machine_line()}",
         f"Command: `python benchmarks/bots_bench.py {command} --workers {args.workers}`",
