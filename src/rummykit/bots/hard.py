@@ -149,7 +149,7 @@ class HardPlayer(MediumPlayer):
     live_weight = 0.0  # score per live card that would sit in a group with the thrown card
     pool_aware = True  # weigh the match standing (a pool's limit, compel) in drops and searches
     search_worlds = 0  # > 0: exactly this many worlds a search, whatever the deadline says
-    look_weight = 1.0  # heads up, the next draw: score per point of charge it is expected to take off
+    look_weight = 1.0  # the next draw: score per point of charge it is expected to take off
     # ... and per unit of chance that it makes a show: against 0, +0.36 to +0.50 at four seats
     # and +0.23 heads up (the tenth pass, BENCHMARKS.md)
     look_show = 15.0
