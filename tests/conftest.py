@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 from collections.abc import Iterator
 
 import pytest
+
+# A shell that starts the suite in the background (``make test &`` in a script, nohup) leaves
+# SIGINT ignored, and an ignored signal stays ignored in every child: the tests that press
+# Ctrl-C on a ``rummykit`` process would then find it deaf.  Python's own handler is not
+# inherited across exec, so with it here each child starts with Ctrl-C's usual effect.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 PG_URL = os.environ.get("RUMMYKIT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
