@@ -753,7 +753,10 @@ SHOW_NOTES = [
     "draw, is a little below hard at every line (-0.18 to -0.31, each within noise).  Tried and",
     "not kept (Indian, four seats, 1,000 decks, seed r1, against hard): `charge_early` 0.3 -0.12",
     "[-0.39, +0.15]; a bonus of 3 for throwing a card the next seat passed over or threw itself",
-    "(temporary code) +0.04 [-0.33, +0.41].",
+    "(temporary code) +0.04 [-0.33, +0.41].  Hard against medium at four seats on the eighth",
+    "pass's fresh decks (`rummykit tournament --rules R --seats 4 --bots hard,medium --deals 1000",
+    "--seed q9 --duplicate --workers 2`): Nepali +2.67 [+1.75, +3.59], Indian +2.50 [+1.58, +3.42]",
+    "(from +2.47 and +2.25).",
 ]
 
 
