@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from machine import machine_line, write_section
-from rummykit.bots import play_deal, play_match, rejoin_always
+from rummykit.bots import RejoinPolicy, play_deal, play_match, rejoin_always
 from rummykit.bots.medium import MediumPlayer, hand_features
 from rummykit.bots.reading import HandReader
 from rummykit.cli.tournament_cmd import Plan, _make, summary, tournament
@@ -73,8 +73,10 @@ TABLE_MATCHUPS = [
     ("expert", "hard"),
 ]
 
-# Whole pool matches: the pool-aware levels against hard that does not read the standing.
+# Whole pool matches: the pool-aware levels against hard that does not read the standing ...
 POOL_MATCHUPS = [("hard:out_penalty=60", "hard:pool_aware=false"), ("hard", "hard:pool_aware=false")]
+# ... with each rejoin policy asked for (--rejoins): a seat out rejoins whenever it may, or never
+REJOINS: dict[str, RejoinPolicy | None] = {"always": rejoin_always, "none": None}
 
 POOL_NOTES = [
     "Read: a seat that reads the standing never drops in compel (the drop would put it out).  Over",
@@ -338,7 +340,7 @@ def _pool_chunk(task: tuple[str, int, str, str, str, int, int, str]) -> list[flo
         for r, seating in enumerate(seatings):
             session = MatchSession(rules, f"{seed}/{m}")
             players = [_make(bot, f"{seed}/{m}/r{r}/s{s}", None, rules) for s, bot in enumerate(seating)]
-            play_match(session, players, rejoin=rejoin_always if rejoins == "always" else None)
+            play_match(session, players, rejoin=REJOINS[rejoins])
             winners = session.winners
             score += sum(1 for w in winners if seating[w] == a) / max(1, len(winners))
         out.append(score / 2)
@@ -350,7 +352,7 @@ def pools(args: argparse.Namespace) -> int:
     seats_list = [int(s) for s in args.seats.split(",")]
     wanted = _wanted(args.matchups, POOL_MATCHUPS)
     regimes = [r.strip() for r in args.rejoins.split(",") if r.strip()]
-    if not regimes or any(r not in ("always", "none") for r in regimes):
+    if not regimes or any(r not in REJOINS for r in regimes):
         raise SystemExit(f"--rejoins: always, none or both (always,none), not {args.rejoins!r}")
     results, out = _results(args)
     lines = []

@@ -9,20 +9,15 @@ from typing import Any
 
 import pytest
 
-from bench_scripts import BENCHMARKS, load_benchmark
+from bench_scripts import load_benchmark
 from rummykit.bots import rejoin_always
-
-
-def load(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports its neighbour ``machine``
-    return load_benchmark("bots_bench")
 
 
 @pytest.mark.parametrize(("rejoins", "policy"), [("always", rejoin_always), ("none", None)])
 def test_a_pool_line_plays_its_matches_with_the_rejoin_regime_it_names(
     monkeypatch: pytest.MonkeyPatch, rejoins: str, policy: object
 ) -> None:
-    bench = load(monkeypatch)
+    bench = load_benchmark("bots_bench")
     seen: list[object] = []
     real = bench.play_match
 
@@ -39,7 +34,7 @@ def test_a_pool_line_plays_its_matches_with_the_rejoin_regime_it_names(
 def test_an_unknown_rejoin_regime_is_refused_before_any_match_is_played(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    bench = load(monkeypatch)
+    bench = load_benchmark("bots_bench")
     monkeypatch.setattr(bench, "_pool_chunk", lambda task: pytest.fail("no match may be played"))
     argv = ["bots_bench.py", "--pools", "pool101", "--seats", "2", "--rejoins", "sometimes", "--no-write"]
     monkeypatch.setattr(sys, "argv", argv)
