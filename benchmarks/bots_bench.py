@@ -7,7 +7,7 @@ against greedy.  The search bots play a fixed number of worlds a decision (``har
 
     python benchmarks/bots_bench.py --rules nepali,indian --deals 1000 --seats 2,4   # show family
     python benchmarks/bots_bench.py --rules rummy40,remi51 --deals 500 --seats 2,4   # table family
-    python benchmarks/bots_bench.py --pools pool101,kerala --matches 200 --seats 2   # pool matches
+    python benchmarks/bots_bench.py --pools pool101,kerala --matches 200 --seats 2,3 # pool matches
     python benchmarks/bots_bench.py --deals 100 --no-write                            # a quick look
     python benchmarks/bots_bench.py --tune-drop --deals 4000                          # medium's drops
 
@@ -16,8 +16,9 @@ the pools ``bots-pools``.  ``--matchups 'A,B;2/C,D'`` measures only those lines 
 seats only); ``--out FILE`` keeps each line's JSON as it is measured, and a later run with the
 same file resumes from it (and writes every line it holds).  The show ladder's lines as
 BENCHMARKS.md has them are kept in ``benchmarks/results/bots_ladder.json`` (the table family's in
-``bots_table_ladder.json``): copy it to ``--out``, delete the lines a change touched, and measure
-those again (``--only-measured`` then writes the section from the file alone).
+``bots_table_ladder.json``, the pools' in ``bots_pools.json``): copy it to ``--out``, delete the
+lines a change touched, and measure those again (``--only-measured`` then writes the section from
+the file alone; the pools write every line their arguments name).
 
 ``--tune-drop`` plays medium against medium with no drops and prints, for each shape of dealt
 hand (pure run or not, exchanges from a show), the mean net it made; a shape that loses more
@@ -84,16 +85,26 @@ POOL_NOTES = [
     "against hard that does not read the standing, its interval above 50%; at Pool 250 (Kerala) 50.7%",
     "[49.9%, 51.6%], the interval holding 50% (compel starts at 226 there, at 81 in Pool 101).  Heads",
     "up the rejoins never come into it: the match ends when one of the two seats goes out (Pool 101",
-    "without rejoins, `--rejoins none`, played the same 52.0% on the same seeds); they matter from",
-    "three seats.  Weighing more than compel measured a loss: with `out_penalty=60` (going out",
-    "counted 60 points worse than its charge, and playing on charged the learned chance of a loss",
-    "that puts the seat out) hard won 43.3% (Pool 101) and 41.7% (Kerala) of 60 match seeds",
-    "(2026-12-02, hard as it played then); it dropped more near the limit, and each drop adds to the",
-    "total too.  Pressing (never dropping while every rival in the deal is in compel, so that a win",
-    "may end the match; temporary code on hard before the tenth pass, Pool 101, 200 seeds,",
-    "2026-12-07): only when this deal cannot put the seat out 50.0% [49.3%, 50.7%], whatever its",
-    "total 48.5% [47.0%, 50.0%].  So hard plays with `out_penalty=0`: compel only.  The rejoin",
-    "decision is the simulator's (rejoin whenever the rules allow) for both bots.",
+    "without rejoins, `--rejoins none`, played the same 52.0% on the same seeds).  At three seats",
+    "(each match seed played twice, the first bot holding two seats in one and one in the other, so",
+    "50% is still par; 2026-12-08), where a seat out rejoins, reading the standing wins 53.8% [51.5%,",
+    "56.0%] of Pool 101 matches and 56.0% [53.4%, 58.6%] at Kerala, both intervals above 50%.",
+    "Weighing more than compel measured a loss: with `out_penalty=60` (going out counted 60 points",
+    "worse than its charge, and playing on charged the learned chance of a loss that puts the seat",
+    "out) hard won 43.3% (Pool 101) and 41.7% (Kerala) of 60 match seeds heads up (2026-12-02, hard",
+    "as it played then); it dropped more near the limit, and each drop adds to the total too.",
+    "Pressing (never dropping while every rival in the deal is in compel, so that a win may end the",
+    "match; temporary code on hard before the tenth pass, Pool 101, 200 seeds, 2026-12-07): only when",
+    "this deal cannot put the seat out 50.0% [49.3%, 50.7%], whatever its total 48.5% [47.0%, 50.0%].",
+    "Weighing the rejoin (temporary code, 2026-12-08, three seats, 200 seeds, against hard as",
+    "shipped): a loss that puts the seat out counted as the climb to the rejoin total (the highest",
+    "total still in + 1, by the totals before the deal) and 10 points for the rejoin spent, instead",
+    "of its charge, wherever the rules would let the seat rejoin; so near the limit it played on",
+    "more.  It won 48.5% [45.2%, 51.8%] of Pool 101 matches and 45.8% [42.0%, 49.5%] at Kerala: coming",
+    "back puts a seat at the top of the sheet, worth less than its points say.  So hard plays with",
+    "`out_penalty=0` and no rejoin weighing: compel only.  Rejoining is free in the rules model (no",
+    "entry is charged), so a seat out always rejoins when the rules allow: the simulator's policy",
+    "and the server's bots alike.",
 ]
 
 

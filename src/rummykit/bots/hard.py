@@ -29,8 +29,9 @@
   (:mod:`~rummykit.bots.values`): the seat drops when that is worse than the drop.  In a pool
   the view's match totals are read: a seat in compel never drops (the drop would put it out).
   :attr:`HardPlayer.out_penalty` would also count the table's chance of a charge that puts the
-  seat out; it is 0, as 60 measured fewer match wins.  Rules neither knows fall back to a
-  search of playing on.
+  seat out; it is 0, as 60 measured fewer match wins.  A rejoin is not weighed either: counting
+  such a loss as the climb to the rejoin total won fewer three-seat matches (BENCHMARKS.md).
+  Rules neither knows fall back to a search of playing on.
 
 The search is anytime: it stops at the deadline or after ``max_worlds`` worlds.  With a fixed
 number of worlds (``hard:worlds=N``, or :attr:`untimed` as tournaments set it) it never reads
